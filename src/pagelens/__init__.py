@@ -1,0 +1,108 @@
+"""pagelens: eyes and hands on the web for AI agents.
+
+    async with pagelens.launch() as browser:
+        page = await browser.new_page()
+        await page.goto("https://example.com")
+        summary = await page.summary("compact")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable
+from typing import Any
+
+from pagelens.browser import Browser, NetworkPolicy, Page, serve_directory
+from pagelens.engine.models import (
+    CaptureRequest,
+    CompactSummary,
+    FullSummary,
+    InteractiveControl,
+    PageModel,
+    SemanticNode,
+    SemanticView,
+    SkeletonView,
+    View,
+)
+from pagelens.errors import (
+    BrowserConnectError,
+    BrowserNotFoundError,
+    CaptureError,
+    CaptureTimeoutError,
+    InvalidRequestError,
+    NavigationError,
+    PagelensError,
+)
+
+__version__ = "0.1.0"
+
+
+class _Starting:
+    """What :func:`launch` and :func:`connect` return: await it, or use ``async with``."""
+
+    def __init__(self, start: Any) -> None:
+        self._start = start
+        self._browser: Browser | None = None
+
+    def __await__(self) -> Generator[Any, None, Browser]:
+        return self._start().__await__()
+
+    async def __aenter__(self) -> Browser:
+        self._browser = await self._start()
+        return self._browser
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._browser is not None:
+            await self._browser.close()
+
+
+def launch(
+    *,
+    headless: bool = True,
+    allowed_hosts: Iterable[str] | None = None,
+    viewport: tuple[int, int] = (1280, 800),
+    executable_path: str | None = None,
+) -> _Starting:
+    """Launch Chromium. ``allowed_hosts`` limits the network (None: everything)."""
+    return _Starting(
+        lambda: Browser.launch(
+            headless=headless, allowed_hosts=allowed_hosts, viewport=viewport, executable_path=executable_path
+        )
+    )
+
+
+def connect(cdp_url: str, *, allowed_hosts: Iterable[str] | None = None) -> _Starting:
+    """Attach to a running Chrome by its DevTools URL."""
+    return _Starting(lambda: Browser.connect(cdp_url, allowed_hosts=allowed_hosts))
+
+
+async def capture_html(html: str, base_url: str | None = None, mode: str = "compact", **options: Any) -> View:
+    """Run a view on an HTML string in a throwaway browser (scripts off, network blocked)."""
+    async with launch(allowed_hosts=()) as browser:
+        return await browser.capture_html(html, base_url, mode, **options)
+
+
+__all__ = [
+    "Browser",
+    "BrowserConnectError",
+    "BrowserNotFoundError",
+    "CaptureError",
+    "CaptureRequest",
+    "CaptureTimeoutError",
+    "CompactSummary",
+    "FullSummary",
+    "InteractiveControl",
+    "InvalidRequestError",
+    "NavigationError",
+    "NetworkPolicy",
+    "Page",
+    "PageModel",
+    "PagelensError",
+    "SemanticNode",
+    "SemanticView",
+    "SkeletonView",
+    "View",
+    "capture_html",
+    "connect",
+    "launch",
+    "serve_directory",
+]

@@ -1,0 +1,86 @@
+// The interaction model (002 PageModel): every control with role, accessible name,
+// states, selector, region and box; values redacted unless asked for, and a password's
+// value or length never leaves the page.
+
+const MAX_NAME = 160;
+const MAX_VALUE = 200;
+const TYPE_HINT_ROLES = new Set(['textbox', 'button', 'date']);
+
+function pageHeadings(max) {
+  return visibleHeadings(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], max);
+}
+
+function pageRegions() {
+  const out = [];
+  const seen = new Set();
+  walkElements(document.body || document.documentElement, (el) => {
+    if (SKIP_TAGS.has(el.localName)) return false;
+    const landmark = landmarkOf(el);
+    if (landmark && !seen.has(landmark) && isRendered(el)) {
+      seen.add(landmark);
+      out.push(landmark);
+    }
+    return true;
+  });
+  return out;
+}
+
+// Keep the visible controls first when a page has more than the cap, in document order.
+function capControls(controls, max) {
+  if (controls.length <= max) return controls;
+  const keep = new Set(controls.map((c, i) => ({ c, i }))
+    .sort((a, b) => (b.c.visible - a.c.visible) || (b.c.inViewport - a.c.inViewport) || a.i - b.i)
+    .slice(0, max).map(({ c }) => c));
+  return controls.filter((c) => keep.has(c));
+}
+
+function valueFields(control, includeValues) {
+  const el = control.el;
+  const out = {};
+  const value = fieldValue(el, control.role);
+  if (value === null || isSensitiveField(el) && el.type === 'password') return out;
+  if (isSensitiveField(el)) return out;
+  out.value_len = value.length;
+  if (includeValues) out.value = truncate(value, MAX_VALUE);
+  return out;
+}
+
+function interactionView(scan, options) {
+  const builder = new SelectorBuilder(scan.shadowRoots);
+  const kept = capControls(scan.controls, options.maxControls);
+  const controls = [];
+  const aimap = {};
+  const rootDeadline = options.deadline;
+  for (const control of kept) {
+    if (rootDeadline.expired()) break;
+    const el = control.el;
+    const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
+    const r = control.rect;
+    const entry = {
+      id: control.id,
+      role: control.role,
+      name: truncate(control.name, MAX_NAME),
+      states: controlStates(el, control.role),
+      selector,
+      region: regionOf(el),
+      boundingBox: { x: round(r.left), y: round(r.top), width: round(r.width), height: round(r.height) },
+      visible: control.visible,
+      inViewport: control.inViewport,
+      ...valueFields(control, options.includeValues),
+    };
+    const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
+    if (type && TYPE_HINT_ROLES.has(control.role) && type !== 'text') entry.type = type;
+    controls.push(entry);
+    aimap[control.id] = selector;
+  }
+  return {
+    title: normalizeSpace(document.title),
+    url: location.href,
+    headings: pageHeadings(options.maxHeadings),
+    regions: pageRegions(),
+    controls,
+    aimap,
+    total_controls: scan.controls.length,
+    truncated: controls.length < scan.controls.length,
+  };
+}

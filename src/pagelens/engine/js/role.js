@@ -1,0 +1,155 @@
+// Roles: explicit `role` (first valid token) else the implicit role per HTML-AAM.
+
+const ARIA_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell ' +
+  'checkbox code columnheader combobox comment complementary contentinfo definition deletion dialog ' +
+  'directory document emphasis feed figure form generic grid gridcell group heading img image insertion ' +
+  'link list listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox ' +
+  'menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup ' +
+  'region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status ' +
+  'strong subscript suggestion superscript switch tab table tablist tabpanel term textbox time timer ' +
+  'toolbar tooltip tree treegrid treeitem').split(' '));
+
+// Roles an agent acts on. `generic` elements join only when focusable (tabindex>=0)
+// or carrying an inline click handler; contenteditable hosts report as textbox.
+const INTERACTIVE_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'listbox', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'searchbox', 'slider', 'spinbutton',
+  'switch', 'tab', 'textbox', 'treeitem', 'scrollbar', 'gridcell']);
+
+const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+  'search', 'form', 'region']);
+
+const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby',
+  'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-keyshortcuts', 'aria-label',
+  'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription'];
+
+const TEXT_INPUT_TYPES = new Set(['text', 'email', 'tel', 'url', 'password', '']);
+
+function isFocusable(el) {
+  if (el.hasAttribute('disabled') && 'disabled' in el) return false;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && !Number.isNaN(parseInt(tabindex, 10))) return true;
+  return isNativelyFocusable(el);
+}
+
+function isNativelyFocusable(el) {
+  switch (el.localName) {
+    case 'a': case 'area': return el.hasAttribute('href');
+    case 'button': case 'select': case 'textarea': case 'iframe': case 'summary': return true;
+    case 'input': return el.type !== 'hidden';
+    default: return isEditingHost(el);
+  }
+}
+
+function isEditingHost(el) {
+  const value = el.getAttribute('contenteditable');
+  if (value === null || value === 'false') return false;
+  const parent = composedParent(el);
+  return !(parent && parent.isContentEditable);
+}
+
+function explicitRole(el) {
+  const attr = el.getAttribute('role');
+  if (!attr) return null;
+  for (const token of attr.trim().toLowerCase().split(/\s+/)) {
+    if (!ARIA_ROLES.has(token)) continue;
+    if (token === 'none' || token === 'presentation') {
+      // Presentational role conflict resolution: ignored on focusable elements and
+      // elements with global ARIA attributes.
+      if (isFocusable(el) || GLOBAL_ARIA.some((a) => el.hasAttribute(a))) continue;
+    }
+    return token === 'image' ? 'img' : token;
+  }
+  return null;
+}
+
+function isInsideSectioning(el) {
+  return !!closestComposed(composedParent(el) || document.documentElement, (cur) =>
+    ['article', 'aside', 'main', 'nav', 'section'].includes(cur.localName) ||
+    ['article', 'complementary', 'main', 'navigation', 'region'].includes(cur.getAttribute('role')));
+}
+
+function implicitRole(el) {
+  switch (el.localName) {
+    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : (el.localName === 'a' ? 'generic' : null);
+    case 'button': return 'button';
+    case 'input': return inputRole(el);
+    case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+    case 'textarea': return 'textbox';
+    case 'option': return 'option';
+    case 'summary': return 'button';
+    case 'details': return 'group';
+    case 'fieldset': case 'optgroup': return 'group';
+    case 'img': return el.getAttribute('alt') === '' && !el.hasAttribute('title') ? 'presentation' : 'img';
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+    case 'nav': return 'navigation';
+    case 'main': return 'main';
+    case 'aside': return 'complementary';
+    case 'header': return isInsideSectioning(el) ? 'generic' : 'banner';
+    case 'footer': return isInsideSectioning(el) ? 'generic' : 'contentinfo';
+    case 'form': return 'form';
+    case 'search': return 'search';
+    case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : 'generic';
+    case 'ul': case 'ol': case 'menu': return 'list';
+    case 'li': return 'listitem';
+    case 'table': return 'table';
+    case 'tr': return 'row';
+    case 'td': return 'cell';
+    case 'th': return 'columnheader';
+    case 'dialog': return 'dialog';
+    case 'article': return 'article';
+    case 'progress': return 'progressbar';
+    case 'meter': return 'meter';
+    case 'hr': return 'separator';
+    case 'p': return 'paragraph';
+    case 'iframe': return 'iframe';
+    case 'label': return 'label';
+    case 'div': case 'span': return 'generic';
+    default: return null;
+  }
+}
+
+function inputRole(el) {
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  const hasList = el.hasAttribute('list');
+  switch (type) {
+    case 'hidden': return null;
+    case 'button': case 'submit': case 'reset': case 'image': return 'button';
+    case 'checkbox': return el.hasAttribute('switch') ? 'switch' : 'checkbox';
+    case 'radio': return 'radio';
+    case 'range': return 'slider';
+    case 'number': return 'spinbutton';
+    case 'search': return hasList ? 'combobox' : 'searchbox';
+    case 'file': return 'button';
+    case 'color': return 'color';
+    case 'date': case 'datetime-local': case 'month': case 'week': case 'time': return 'date';
+    default: return hasList && type !== 'password' ? 'combobox' : 'textbox';
+  }
+}
+
+const roleCache = new WeakMap();
+
+function getRole(el) {
+  let role = roleCache.get(el);
+  if (role === undefined) {
+    role = explicitRole(el) || implicitRole(el) || (isEditingHost(el) ? 'textbox' : null);
+    if (role === 'generic' && isEditingHost(el)) role = 'textbox';
+    roleCache.set(el, role);
+  }
+  return role;
+}
+
+// The role an agent acts through, or null when the element is not a control.
+function interactiveRole(el) {
+  const role = getRole(el);
+  if (role && (INTERACTIVE_ROLES.has(role) || role === 'color' || role === 'date')) {
+    if (role === 'option' && el.localName === 'option') return null; // part of its <select>
+    if (role === 'gridcell' && !isFocusable(el)) return null;
+    return role;
+  }
+  if (el.localName === 'iframe' || el.localName === 'frame') return null;
+  const tabindex = parseInt(el.getAttribute('tabindex'), 10);
+  if (tabindex >= 0 && (role === null || role === 'generic' || role === 'img' || role === 'listitem' ||
+      role === 'label' || role === 'cell' || role === 'row')) return 'clickable';
+  if (el.hasAttribute('onclick') && el.localName !== 'body' && el.localName !== 'html') return 'clickable';
+  return null;
+}

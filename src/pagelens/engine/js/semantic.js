@@ -1,0 +1,91 @@
+// The minified semantic tree (004 §6.2-6.4, V3). Role abbreviations, the one list:
+//   btn button · link link · inp textbox · srch searchbox · sel combobox (incl. <select>)
+//   lst listbox · opt option · chk checkbox · rad radio · sw switch · sld slider
+//   spin spinbutton · tab tab · menu menuitem · mchk menuitemcheckbox · mrad menuitemradio
+//   tree treeitem · cell gridcell · sbar scrollbar · date date/time input · color colour input
+//   file file input · click focusable or click-handling element without a widget role
+const ROLE_ABBREVIATIONS = {
+  button: 'btn', link: 'link', textbox: 'inp', searchbox: 'srch', combobox: 'sel', listbox: 'lst',
+  option: 'opt', checkbox: 'chk', radio: 'rad', switch: 'sw', slider: 'sld', spinbutton: 'spin',
+  tab: 'tab', menuitem: 'menu', menuitemcheckbox: 'mchk', menuitemradio: 'mrad', treeitem: 'tree',
+  gridcell: 'cell', scrollbar: 'sbar', date: 'date', color: 'color', clickable: 'click',
+};
+
+const STATE_ORDER = ['disabled', 'checked', 'mixed', 'selected', 'expanded', 'collapsed', 'pressed',
+  'required', 'invalid', 'readonly', 'focused'];
+
+function abbreviateRole(control) {
+  if (control.el.localName === 'input' && control.el.type === 'file') return 'file';
+  return ROLE_ABBREVIATIONS[control.role] || control.role;
+}
+
+function stateString(states) {
+  const flags = [];
+  for (const key of Object.keys(states)) {
+    const value = states[key];
+    if (key === 'checked' && value === 'mixed') flags.push('mixed');
+    else if (key === 'expanded') flags.push(value ? 'expanded' : 'collapsed');
+    else if (value === true) flags.push(key);
+  }
+  flags.sort((a, b) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b));
+  return flags.join(',');
+}
+
+function scrollPercent(top, scrollable) {
+  return scrollable > 0 ? `${Math.round((100 * top) / scrollable)}%` : '0%';
+}
+
+function scrollInfo(el) {
+  const extra = el.scrollHeight - el.clientHeight;
+  if (extra <= 8 || el.clientHeight < 40) return null;
+  const overflow = styleOf(el).overflowY;
+  if (overflow !== 'auto' && overflow !== 'scroll') return null;
+  return { depth: scrollPercent(el.scrollTop, extra), h: el.scrollTop + el.clientHeight < el.scrollHeight - 4 };
+}
+
+function scrollableContainers(scan, deadline) {
+  const out = [];
+  const root = document.body;
+  if (!root) return out;
+  walkElements(root, (el) => {
+    if (SKIP_TAGS.has(el.localName) || deadline.expired()) return false;
+    if (el.scrollHeight - el.clientHeight > 8 && el.clientHeight >= 40) {
+      const info = scrollInfo(el);
+      if (info && isRendered(el)) out.push({ el, info });
+    }
+    return true;
+  });
+  return out.map(({ el, info }) => ({ id: stableId(el, null), depth: info.depth, hasMore: info.h }));
+}
+
+function semanticView(scan, options) {
+  const tree = [];
+  for (const control of scan.controls) {
+    if (!options.includeOffscreen && !control.inViewport) continue;
+    const el = control.el;
+    const r = control.rect;
+    const node = { i: control.id, r: abbreviateRole(control), n: truncate(control.name, 50) };
+    if (options.includeValues && !isSensitiveField(el)) {
+      const value = fieldValue(el, control.role);
+      if (value) node.v = truncate(value, 100);
+    }
+    const s = stateString(controlStates(el, control.role));
+    if (s) node.s = s;
+    node.xy = [round(r.left + r.width / 2), round(r.top + r.height / 2)];
+    if (options.includeBoxes) node.box = [round(r.left), round(r.top), round(r.width), round(r.height)];
+    const scr = scrollInfo(el);
+    if (scr) node.scr = scr;
+    if (control.inViewport && isOccluded(el, r)) node.occ = true;
+    tree.push(node);
+  }
+  const doc = document.scrollingElement || document.documentElement;
+  return {
+    mode: 'semantic',
+    url: location.href,
+    title: normalizeSpace(document.title),
+    viewport: viewportSize(),
+    scrollPosition: scrollPercent(doc.scrollTop, doc.scrollHeight - doc.clientHeight),
+    interactive_tree: tree,
+    scrollableContainers: scrollableContainers(scan, options.deadline),
+  };
+}

@@ -1,0 +1,43 @@
+// The skeleton DOM (004 §5.6): only the elements an agent acts on, flat, with the
+// attributes that identify them; containers, styles, scripts and hidden elements dropped.
+
+const SKELETON_ATTRS = ['id', 'name', 'type', 'href', 'value', 'placeholder', 'role', 'aria-label', 'data-testid'];
+const VOID_TAGS = new Set(['input', 'img', 'area']);
+
+function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function skeletonAttributes(control) {
+  const el = control.el;
+  let out = ` ${ID_ATTR}="${control.id}"`;
+  for (const attr of SKELETON_ATTRS) {
+    let value = el.getAttribute(attr);
+    if (value === null) continue;
+    // Typed values are form data: only button captions are kept.
+    if (attr === 'value' && !(el.localName === 'input' && NON_FIELD_TYPES.has((el.type || '').toLowerCase()))) continue;
+    if (attr === 'href') value = el.href || value;
+    out += ` ${attr}="${escapeHtml(truncate(value, 200))}"`;
+  }
+  return out;
+}
+
+function skeletonView(scan) {
+  const lines = [];
+  for (const control of scan.controls) {
+    if (!control.visible) continue;
+    const tag = control.el.localName;
+    const attrs = skeletonAttributes(control);
+    if (VOID_TAGS.has(tag)) {
+      lines.push(`<${tag}${attrs}>`);
+    } else if (tag === 'select') {
+      const options = Array.from(control.el.options).slice(0, 20)
+        .map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join('');
+      lines.push(`<select${attrs}>${options}</select>`);
+    } else {
+      const text = tag === 'textarea' ? '' : escapeHtml(truncate(control.name, 80));
+      lines.push(`<${tag}${attrs}>${text}</${tag}>`);
+    }
+  }
+  return { url: location.href, title: normalizeSpace(document.title), html: lines.join('\n') };
+}

@@ -1,0 +1,216 @@
+"""The view contracts, typed once and shared by every surface.
+
+JSON field names follow the reference specs exactly (000 §3.3/§4.3 for the summaries,
+002 for the PageModel, 004 §6 for the V3 semantic tree), which is why some are camelCase.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PageType = Literal[
+    "article",
+    "search_results",
+    "dashboard",
+    "form",
+    "login",
+    "error_page",
+    "link_list",
+    "app",
+    "generic",
+]
+
+ViewMode = Literal["compact", "full", "interaction", "semantic", "skeleton"]
+VIEWS: tuple[str, ...] = ("compact", "full", "interaction", "semantic", "skeleton")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+# ---- summaries (000 §3.3, §4.3)
+
+
+class PrimaryAction(_Model):
+    label: str
+    selector: str
+    tag: str
+
+
+class CompactForm(_Model):
+    fields: list[str]
+
+
+class CompactSummary(_Model):
+    """The ~300-token orientation every navigation returns."""
+
+    type: PageType
+    title: str
+    headings: list[str]
+    primary_actions: list[PrimaryAction]
+    forms: list[CompactForm]
+    content_preview: str
+    interactive_count: int
+    word_count: int
+
+
+class NavLink(_Model):
+    text: str
+    href: str
+
+
+class FullForm(_Model):
+    fields: list[str]
+    action: str | None = None
+    method: str | None = None
+
+
+class FullSummary(_Model):
+    """The standalone page summary: analyze(what="page_summary")."""
+
+    url: str
+    title: str
+    type: PageType
+    headings: list[str]
+    nav_links: list[NavLink]
+    forms: list[FullForm]
+    main_content_preview: str
+    interactive_element_count: int
+    word_count: int
+
+
+# ---- interaction model (002)
+
+
+class CaptureRequest(BaseModel):
+    """Options of the interaction model (002 CaptureRequest); bad values are rejected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    baseUrl: str | None = None
+    maxControls: int = Field(400, ge=1, le=100_000)
+    maxHeadings: int = Field(30, ge=1, le=1_000)
+    includeValues: bool = False
+    maxIframeDepth: int = Field(1, ge=0, le=10)
+
+
+class BoundingBox(_Model):
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class ControlStates(_Model):
+    checked: bool | Literal["mixed"] | None = None
+    disabled: bool | None = None
+    expanded: bool | None = None
+    selected: bool | None = None
+    pressed: bool | Literal["mixed"] | None = None
+    required: bool | None = None
+    invalid: bool | None = None
+    readonly: bool | None = None
+    focused: bool | None = None
+
+
+class InteractiveControl(_Model):
+    id: str
+    role: str
+    name: str
+    states: ControlStates
+    selector: str
+    region: str | None = None
+    boundingBox: BoundingBox
+    visible: bool
+    inViewport: bool
+    type: str | None = None
+    value_len: int | None = None
+    value: str | None = None
+
+
+class Unreachable(_Model):
+    """What the capture could not see, counted rather than silently lost."""
+
+    closedShadowRoots: int = 0
+    framesBeyondDepth: int = 0
+    framesFailed: int = 0
+
+
+class PageModel(_Model):
+    title: str
+    url: str
+    headings: list[str]
+    regions: list[str]
+    controls: list[InteractiveControl]
+    aimap: dict[str, str]
+    total_controls: int
+    truncated: bool
+    unreachable: Unreachable = Unreachable()
+
+
+# ---- semantic tree (004 §6.2-6.4, V3)
+
+
+class ScrollState(_Model):
+    depth: str
+    h: bool
+
+
+class SemanticNode(_Model):
+    """V3 node: i id · r role (abbreviated) · n name · v value · s states · xy centre ·
+    box [x, y, w, h] · scr scroll state · occ covered by something else · f frame."""
+
+    i: str
+    r: str
+    n: str
+    v: str | None = None
+    s: str | None = None
+    xy: tuple[int, int]
+    box: tuple[int, int, int, int] | None = None
+    scr: ScrollState | None = None
+    occ: bool | None = None
+    f: int | None = None
+
+
+class Viewport(_Model):
+    width: int
+    height: int
+
+
+class ScrollableContainer(_Model):
+    id: str
+    depth: str
+    hasMore: bool
+
+
+class SemanticView(_Model):
+    mode: Literal["semantic"] = "semantic"
+    url: str
+    title: str
+    viewport: Viewport
+    scrollPosition: str
+    interactive_tree: list[SemanticNode]
+    scrollableContainers: list[ScrollableContainer]
+    unreachable: Unreachable | None = None
+
+
+# ---- skeleton DOM (004 §5.6)
+
+
+class SkeletonView(_Model):
+    url: str
+    title: str
+    html: str
+
+
+View = CompactSummary | FullSummary | PageModel | SemanticView | SkeletonView
+
+VIEW_MODELS: dict[str, type[BaseModel]] = {
+    "compact": CompactSummary,
+    "full": FullSummary,
+    "interaction": PageModel,
+    "semantic": SemanticView,
+    "skeleton": SkeletonView,
+}
