@@ -1,0 +1,380 @@
+"""Ground truth for names, roles and coverage: Chromium's own accessibility tree.
+
+Chromium computes an accessible name and a role for every node it exposes to assistive
+technology (CDP ``Accessibility.getFullAXTree``). This module takes the *visible interactive*
+part of that tree for the main frame and compares pagelens' interaction model with it.
+
+Definitions (deliberately independent of pagelens' own role and visibility code):
+
+interactive
+    A node that Chromium does not mark ``ignored`` and whose Chromium role is a widget
+    role an agent acts on: ``button``, ``link``, ``textbox``, ``searchbox``, ``combobox``,
+    ``listbox``, ``checkbox``, ``radio``, ``switch``, ``slider``, ``spinbutton``, ``tab``,
+    ``menuitem``, ``menuitemcheckbox``, ``menuitemradio``, ``treeitem``, ``scrollbar``,
+    ``option`` (except ``<option>`` elements, which belong to their ``<select>`` or
+    ``<datalist>``), ``DisclosureTriangle`` (``<summary>``), ``ColorWell``, ``Date``,
+    ``DateTime`` and ``InputTime`` (see :data:`ROLE_MAP`). Nodes inside a user-agent shadow
+    tree (the date picker's spin buttons, a ``<video>``'s controls) are Chromium's own
+    furniture, not page elements, and are left out.
+
+visible
+    The DOM element is connected, ``Element.checkVisibility({checkVisibilityCSS: true})``
+    holds (no ``display:none`` or ``content-visibility:hidden`` on it or an ancestor, not
+    ``visibility:hidden``), and it has a non-empty box: one of its client rects, or the
+    bounding rect of its contents (an inline link around a block, a ``display:contents``
+    element), is wider and taller than 0 px. Opacity, clipping and the viewport do not
+    matter: a control scrolled out of view or faded out is still on the page.
+
+named
+    Chromium's name, whitespace-normalised, is not empty.
+
+Element identity: each AX node's ``backendDOMNodeId`` is resolved (``DOM.resolveNode``) in
+an isolated world of our own, where the element's ``data-llm-id`` is read; a pagelens
+capture must have run first to stamp those ids (:func:`agreement` runs it).
+
+The statistics pool over pages with :meth:`AgreementStats.merge`. Names are compared after
+whitespace normalisation, allowing for the interaction view's 160-character truncation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
+
+import pagelens
+
+# Chromium role (as CDP reports it) -> the pagelens interaction role.
+ROLE_MAP: dict[str, str] = {
+    "button": "button",
+    "link": "link",
+    "textbox": "textbox",
+    "searchbox": "searchbox",
+    "combobox": "combobox",
+    "listbox": "listbox",
+    "option": "option",
+    "checkbox": "checkbox",
+    "radio": "radio",
+    "switch": "switch",
+    "slider": "slider",
+    "spinbutton": "spinbutton",
+    "tab": "tab",
+    "menuitem": "menuitem",
+    "menuitemcheckbox": "menuitemcheckbox",
+    "menuitemradio": "menuitemradio",
+    "treeitem": "treeitem",
+    "scrollbar": "scrollbar",
+    "DisclosureTriangle": "button",
+    "ColorWell": "color",
+    "Date": "date",
+    "DateTime": "date",
+    "InputTime": "date",
+}
+
+MAX_NAME = 160  # the interaction view's name limit (engine/js/interaction.js)
+_WORLD = "pagelens-axtruth"
+_GROUP = "pagelens-axtruth"
+_CHUNK = 500  # elements per Runtime.callFunctionOn
+
+# Runs in our own isolated world on the resolved elements. Built-in elements that carry a
+# user-agent shadow tree: authors cannot attach a shadow root to any of them, so a node
+# whose shadow host is one of these is Chromium's own furniture.
+_INSPECT = """function (...els) {
+  const UA_HOSTS = new Set(['input', 'textarea', 'select', 'audio', 'video', 'details', 'meter',
+    'progress', 'marquee', 'img', 'button', 'option', 'optgroup', 'summary', 'fieldset']);
+  const hasBox = (r) => r.width > 0 && r.height > 0;
+  return els.map((el) => {
+    if (!el || el.nodeType !== 1 || !el.isConnected) return null;
+    let inUaShadow = false;
+    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      if (UA_HOSTS.has(root.host.localName)) { inUaShadow = true; break; }
+    }
+    let box = Array.from(el.getClientRects()).some(hasBox);
+    if (!box) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      box = hasBox(range.getBoundingClientRect());
+    }
+    return {
+      tag: el.localName,
+      llmId: el.getAttribute('data-llm-id'),
+      visible: box && el.checkVisibility({ checkVisibilityCSS: true }),
+      inUaShadow,
+    };
+  });
+}"""
+
+
+def normalize_name(text: str | None) -> str:
+    return re.sub(r"[\s\u00a0\u200b]+", " ", text or "").strip()
+
+
+def names_agree(pagelens_name: str, chromium_name: str) -> bool:
+    """Equal after whitespace normalisation; a name pagelens truncated ("…") agrees when it
+    is a prefix of Chromium's long name."""
+    ours, theirs = normalize_name(pagelens_name), normalize_name(chromium_name)
+    if ours == theirs:
+        return True
+    return ours.endswith("\u2026") and len(theirs) > MAX_NAME - 10 and theirs.startswith(ours[:-1].rstrip())
+
+
+@dataclass(frozen=True)
+class AxControl:
+    """A visible interactive element as Chromium's accessibility tree exposes it."""
+
+    backend_node_id: int
+    role: str  # Chromium's role mapped to the pagelens role vocabulary
+    chromium_role: str
+    name: str  # whitespace-normalised
+    tag: str
+    llm_id: str | None  # the element's data-llm-id, None when pagelens never stamped it
+
+
+@dataclass
+class Mismatch:
+    page: str
+    llm_id: str | None
+    tag: str
+    kind: str  # "name", "role" or "missing"
+    chromium_role: str
+    expected_role: str
+    expected_name: str
+    pagelens_role: str | None
+    pagelens_name: str | None
+
+
+@dataclass
+class AgreementStats:
+    """Counts over the named visible interactive AX elements of one page (or pooled)."""
+
+    named: int = 0
+    name_matches: int = 0
+    role_matches: int = 0
+    covered_interaction: int = 0
+    covered_semantic: int = 0
+    unnamed: int = 0  # visible interactive elements Chromium leaves unnamed (not compared)
+    pages: int = 0
+    failed: list[str] = field(default_factory=list)  # pages that could not be measured
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    def merge(self, other: AgreementStats) -> None:
+        self.named += other.named
+        self.name_matches += other.name_matches
+        self.role_matches += other.role_matches
+        self.covered_interaction += other.covered_interaction
+        self.covered_semantic += other.covered_semantic
+        self.unnamed += other.unnamed
+        self.pages += other.pages
+        self.failed.extend(other.failed)
+        self.mismatches.extend(other.mismatches)
+
+    def rate(self, count: int) -> float:
+        return count / self.named if self.named else 1.0
+
+    @property
+    def name_rate(self) -> float:
+        return self.rate(self.name_matches)
+
+    @property
+    def role_rate(self) -> float:
+        return self.rate(self.role_matches)
+
+    @property
+    def interaction_coverage(self) -> float:
+        return self.rate(self.covered_interaction)
+
+    @property
+    def semantic_coverage(self) -> float:
+        return self.rate(self.covered_semantic)
+
+    def summary(self) -> str:
+        return (
+            f"{self.named} named AX elements on {self.pages} pages ({self.unnamed} unnamed): "
+            f"name {self.name_rate:.2%}, role {self.role_rate:.2%}, "
+            f"coverage interaction {self.interaction_coverage:.2%} / semantic {self.semantic_coverage:.2%}"
+        )
+
+
+async def _cdp(page: pagelens.Page) -> CDPSession:
+    pw = page.playwright_page
+    return await pw.context.new_cdp_session(pw)
+
+
+def _candidates(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for node in nodes:
+        role = node.get("role", {}).get("value")
+        if node.get("ignored") or role not in ROLE_MAP or not node.get("backendDOMNodeId"):
+            continue
+        out.append(node)
+    return out
+
+
+async def _inspect(cdp: CDPSession, context_id: int, backend_ids: list[int]) -> list[dict[str, Any] | None]:
+    """Tag, data-llm-id, visibility and UA-shadow membership of each backend node."""
+
+    async def resolve(backend_id: int) -> str | None:
+        try:
+            reply = await cdp.send(
+                "DOM.resolveNode",
+                {"backendNodeId": backend_id, "executionContextId": context_id, "objectGroup": _GROUP},
+            )
+        except Exception:  # the node went away between the two calls
+            return None
+        return reply["object"].get("objectId")
+
+    object_ids = await asyncio.gather(*(resolve(b) for b in backend_ids))
+    infos: list[dict[str, Any] | None] = []
+    try:
+        for start in range(0, len(object_ids), _CHUNK):
+            chunk = object_ids[start : start + _CHUNK]
+            args = [{"objectId": oid} if oid else {"value": None} for oid in chunk]
+            anchor = next((oid for oid in chunk if oid), None)
+            if anchor is None:
+                infos.extend([None] * len(chunk))
+                continue
+            reply = await cdp.send(
+                "Runtime.callFunctionOn",
+                {"functionDeclaration": _INSPECT, "objectId": anchor, "arguments": args, "returnByValue": True},
+            )
+            infos.extend(reply["result"]["value"])
+    finally:
+        await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+    return infos
+
+
+async def ax_ground_truth(page: pagelens.Page, cdp: CDPSession | None = None) -> list[AxControl]:
+    """The visible interactive elements of the main frame, as Chromium's accessibility
+    tree names and roles them (see the module docstring). Run a pagelens capture first
+    so that ``llm_id`` is filled in."""
+    own = cdp is None
+    cdp = cdp or await _cdp(page)
+    try:
+        tree = await cdp.send("Accessibility.getFullAXTree")
+        frame_id = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
+        world = await cdp.send("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": _WORLD})
+        nodes = _candidates(tree["nodes"])
+        infos = await _inspect(cdp, world["executionContextId"], [n["backendDOMNodeId"] for n in nodes])
+    finally:
+        if own:
+            await cdp.detach()
+    out = []
+    for node, info in zip(nodes, infos, strict=True):
+        if not info or not info["visible"] or info["inUaShadow"] or info["tag"] == "option":
+            continue
+        chromium_role = node["role"]["value"]
+        out.append(
+            AxControl(
+                backend_node_id=node["backendDOMNodeId"],
+                role=ROLE_MAP[chromium_role],
+                chromium_role=chromium_role,
+                name=normalize_name(node.get("name", {}).get("value")),
+                tag=info["tag"],
+                llm_id=info["llmId"],
+            )
+        )
+    return out
+
+
+async def agreement(page: pagelens.Page, label: str = "") -> AgreementStats:
+    """Capture the interaction view (no cap) and the semantic view (off-screen included),
+    then compare them with Chromium's tree on the named visible interactive elements."""
+    model = await page.interaction_model({"maxControls": 100_000})
+    semantic = await page.semantic_tree(include_offscreen=True)
+    truth = await ax_ground_truth(page)
+    controls = {c.id: c for c in model.controls}
+    semantic_ids = {n.i for n in semantic.interactive_tree}
+    stats = AgreementStats(pages=1)
+    for ax in truth:
+        if not ax.name:
+            stats.unnamed += 1
+            continue
+        stats.named += 1
+        control = controls.get(ax.llm_id) if ax.llm_id else None
+        stats.covered_semantic += ax.llm_id in semantic_ids
+        if control is None:
+            stats.mismatches.append(_mismatch(label, ax, "missing", None, None))
+            continue
+        stats.covered_interaction += 1
+        if names_agree(control.name, ax.name):
+            stats.name_matches += 1
+        else:
+            stats.mismatches.append(_mismatch(label, ax, "name", control.role, control.name))
+        if control.role == ax.role:
+            stats.role_matches += 1
+        else:
+            stats.mismatches.append(_mismatch(label, ax, "role", control.role, control.name))
+    return stats
+
+
+def _mismatch(label: str, ax: AxControl, kind: str, role: str | None, name: str | None) -> Mismatch:
+    return Mismatch(
+        page=label,
+        llm_id=ax.llm_id,
+        tag=ax.tag,
+        kind=kind,
+        chromium_role=ax.chromium_role,
+        expected_role=ax.role,
+        expected_name=ax.name,
+        pagelens_role=role,
+        pagelens_name=name,
+    )
+
+
+async def corpus_agreement(
+    browser: pagelens.Browser, base_url: str, page_ids: list[str], *, timeout: float = 30.0
+) -> AgreementStats:
+    """Pool :func:`agreement` over corpus pages, reusing one tab (a fresh one after a
+    failure, which is recorded in ``failed``). `base_url` serves bench.corpus.PAGES_DIR."""
+    pooled = AgreementStats()
+    page = await browser.new_page()
+    try:
+        for page_id in page_ids:
+            try:
+                await page.goto(f"{base_url}{page_id}/page.html", timeout=timeout)
+                pooled.merge(await agreement(page, page_id))
+            except (pagelens.PagelensError, PlaywrightError) as exc:
+                pooled.failed.append(f"{page_id}: {exc}")
+                await page.close()
+                page = await browser.new_page()
+    finally:
+        await page.close()
+    return pooled
+
+
+async def _main() -> None:
+    import argparse
+    import json
+    import sys
+    import time
+    from collections import Counter
+    from dataclasses import asdict
+
+    from bench.corpus import PAGES_DIR, corpus_pages
+    from pagelens.browser.network import LOOPBACK_HOSTS
+
+    parser = argparse.ArgumentParser(description="pagelens vs Chromium's accessibility tree")
+    parser.add_argument("ids", nargs="*", help="corpus page ids (default: all)")
+    parser.add_argument("--json", help="write the mismatches here")
+    args = parser.parse_args()
+    ids = args.ids or [p.id for p in corpus_pages()]
+    started = time.monotonic()
+    with pagelens.serve_directory(PAGES_DIR) as base:
+        async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
+            stats = await corpus_agreement(browser, base, ids)
+    print(stats.summary(), f"in {time.monotonic() - started:.0f} s")
+    kinds = Counter((m.kind, m.chromium_role) for m in stats.mismatches)
+    for (kind, role), n in kinds.most_common():
+        print(f"  {kind:8} {role:20} {n}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump([asdict(m) for m in stats.mismatches], out, indent=1, ensure_ascii=False)
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    asyncio.run(_main())

@@ -1,0 +1,1 @@
+"""The `pagelens` command line."""

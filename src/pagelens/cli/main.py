@@ -1,0 +1,181 @@
+"""`pagelens` command line: a thin layer over the Python API."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import quote, urlsplit
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+import pagelens
+from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.engine.models import View
+from pagelens.errors import InvalidRequestError, PagelensError
+
+app = typer.Typer(
+    name="pagelens",
+    help="Eyes and hands on the web for AI agents: page views an LLM can read cheaply.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+stderr = Console(stderr=True)
+
+URL_SCHEMES = ("http", "https", "about", "data", "file")
+
+
+class Mode(str, Enum):
+    compact = "compact"
+    full = "full"
+    interaction = "interaction"
+    semantic = "semantic"
+    skeleton = "skeleton"
+
+
+@app.command()
+def snapshot(
+    target: Annotated[str, typer.Argument(help="A URL, or a local HTML file (served on 127.0.0.1).")],
+    mode: Annotated[Mode, typer.Option("--mode", "-m", help="Which view to print.")] = Mode.compact,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here instead of stdout.")] = None,
+    headed: Annotated[bool, typer.Option(help="Show the browser window.")] = False,
+    cdp_url: Annotated[
+        str | None, typer.Option(help="Attach to a running Chrome (e.g. http://127.0.0.1:9222) instead of launching.")
+    ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated hosts the page may reach (*.example.com matches subdomains). "
+            "Default: everything for URLs, loopback only for local files."
+        ),
+    ] = None,
+    include_offscreen: Annotated[bool, typer.Option(help="semantic: keep controls outside the viewport.")] = False,
+    include_boxes: Annotated[bool, typer.Option(help="semantic: add each control's box [x, y, w, h].")] = False,
+    include_values: Annotated[
+        bool, typer.Option(help="interaction/semantic: show form values (passwords never).")
+    ] = False,
+    max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
+    max_iframe_depth: Annotated[int, typer.Option(help="interaction/semantic: how deep to enter frames.")] = 1,
+    viewport: Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")] = "1280x800",
+    timeout: Annotated[
+        float | None, typer.Option(help="Capture time limit in seconds (default: 3 for summaries, 30 otherwise).")
+    ] = None,
+    indent: Annotated[int | None, typer.Option(help="Indent the JSON (default: 2 on a terminal, compact otherwise).")] = None,
+) -> None:
+    """Print a view of a page as JSON.
+
+    Views: compact (the summary every navigation returns), full (the page summary),
+    interaction (every control with role, name, states, selector), semantic (the
+    minified V3 tree), skeleton (only the actionable elements, as HTML).
+    """
+    try:
+        size = _parse_viewport(viewport)
+        view = asyncio.run(
+            _snapshot(
+                target,
+                mode.value,
+                headed=headed,
+                cdp_url=cdp_url,
+                allowed_hosts=allowed_hosts,
+                viewport=size,
+                options={
+                    "request": {"maxControls": max_controls},
+                    "include_offscreen": include_offscreen,
+                    "include_boxes": include_boxes,
+                    "include_values": include_values,
+                    "max_iframe_depth": max_iframe_depth,
+                    "timeout": timeout,
+                },
+            )
+        )
+    except PagelensError as exc:
+        # One line, whatever the terminal width, so scripts can grep it.
+        stderr.print(f"[red]error:[/red] {escape(f'[{exc.code}] {exc.message}')}", soft_wrap=True, highlight=False)
+        raise typer.Exit(1) from None
+    if indent is None and out is None and sys.stdout.isatty():
+        indent = 2
+    text = view.model_dump_json(exclude_none=True, indent=indent)
+    if out is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+        stderr.print(f"wrote {mode.value} view of {target} to {out}")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+@app.command()
+def version() -> None:
+    """Print the pagelens version."""
+    sys.stdout.write(f"pagelens {pagelens.__version__}\n")
+
+
+async def _snapshot(
+    target: str,
+    mode: str,
+    *,
+    headed: bool,
+    cdp_url: str | None,
+    allowed_hosts: str | None,
+    viewport: tuple[int, int],
+    options: dict,
+) -> View:
+    local = _local_file(target)
+    hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
+    with contextlib.ExitStack() as stack:
+        if local is not None:
+            base = stack.enter_context(pagelens.serve_directory(local.parent))
+            url = base + quote(local.name)
+        else:
+            url = target
+        with stderr.status(f"Opening {target}…"):
+            if cdp_url:
+                browser = await pagelens.Browser.connect(cdp_url, allowed_hosts=hosts, viewport=viewport)
+            else:
+                browser = await pagelens.Browser.launch(headless=not headed, allowed_hosts=hosts, viewport=viewport)
+            async with browser:
+                page = await browser.new_page()
+                try:
+                    await page.goto(url)
+                    return await page.snapshot(mode, **options)
+                finally:
+                    if cdp_url:
+                        await page.close()  # leave the user's browser as it was
+
+
+def _local_file(target: str) -> Path | None:
+    """The local file `target` names, or None for a URL. A missing file is an error."""
+    scheme = urlsplit(target).scheme.lower()
+    if scheme in URL_SCHEMES:
+        if scheme == "file":
+            return _existing(Path(urlsplit(target).path))
+        return None
+    return _existing(Path(target))
+
+
+def _existing(path: Path) -> Path:
+    if not path.is_file():
+        raise PagelensError(f"no such file: {path} (give a URL with its scheme, e.g. https://…)", code="file_not_found")
+    return path.resolve()
+
+
+def _parse_hosts(value: str) -> list[str]:
+    return [h.strip() for h in value.split(",") if h.strip()]
+
+
+def _parse_viewport(value: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in value.lower().split("x"))
+    except ValueError:
+        raise InvalidRequestError(f"viewport must look like 1280x800, not {value!r}") from None
+    if not (100 <= width <= 10_000 and 100 <= height <= 10_000):
+        raise InvalidRequestError(f"viewport {value} is out of range (100 to 10000 per side)")
+    return width, height
+
+
+if __name__ == "__main__":
+    app()

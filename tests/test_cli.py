@@ -1,0 +1,77 @@
+"""The `pagelens` command, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"
+
+
+def run_cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pagelens.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_snapshot_of_a_local_file_prints_the_compact_summary() -> None:
+    result = run_cli("snapshot", str(EXAMPLE))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["title"] == "Northwind Outfitters — Trail Running Shoes"
+    assert summary["headings"] == ["h1: Trail running shoes"]
+    labels = [a["label"] for a in summary["primary_actions"]]
+    assert "Add to cart" in labels
+    assert "help@northwind.example" not in summary["content_preview"]
+    assert "hunter2" not in result.stdout
+
+
+@pytest.mark.parametrize("mode", ["full", "interaction", "semantic", "skeleton"])
+def test_every_mode_writes_json_to_a_file(mode: str, tmp_path: Path) -> None:
+    out = tmp_path / f"{mode}.json"
+    result = run_cli("snapshot", str(EXAMPLE), "--mode", mode, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    view = json.loads(out.read_text(encoding="utf-8"))
+    assert view["url"].startswith("http://127.0.0.1:")
+    assert "hunter2" not in out.read_text(encoding="utf-8")
+
+
+def test_interaction_mode_options_reach_the_engine(tmp_path: Path) -> None:
+    result = run_cli("snapshot", str(EXAMPLE), "--mode", "interaction", "--max-controls", "3")
+    assert result.returncode == 0, result.stderr
+    model = json.loads(result.stdout)
+    assert len(model["controls"]) == 3
+    assert model["truncated"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["snapshot", "no-such-file.html"], "file_not_found"),
+        (["snapshot", str(EXAMPLE), "--viewport", "huge"], "invalid_request"),
+        (["snapshot", "http://127.0.0.1:9/"], "err_unsafe_port"),
+    ],
+)
+def test_failures_exit_nonzero_with_one_typed_line(args: list[str], code: str) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"error: [{code}] ")
+
+
+def test_help_documents_the_views() -> None:
+    result = run_cli("snapshot", "--help")
+    assert result.returncode == 0
+    for word in ("compact", "interaction", "semantic", "skeleton", "--out", "--cdp-url", "--allowed-hosts"):
+        assert word in result.stdout
