@@ -39,7 +39,10 @@ whitespace normalisation, allowing for the interaction view's 160-character trun
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,8 +328,88 @@ def _mismatch(label: str, ax: AxControl, kind: str, role: str | None, name: str 
     )
 
 
+async def engine_evaluate(page: pagelens.Page, expression: str, *, by_value: bool = True) -> Any:
+    """Evaluate `expression` in the pagelens engine's isolated world of the main frame,
+    where ``__pagelensDebug`` exposes the name, role and visibility primitives."""
+    world = await page._main_world()  # noqa: SLF001 - the engine's own world, for debugging
+    result = await world.evaluate(expression, timeout_ms=10_000, by_value=by_value)
+    return result.get("value") if by_value else result
+
+
+async def chromium_name(page: pagelens.Page, expression: str) -> str | None:
+    """Chromium's accessible name for the element `expression` evaluates to (in the
+    engine's world), or None when there is no such element or node."""
+    remote = await engine_evaluate(page, expression, by_value=False)
+    object_id = remote.get("objectId")
+    if not object_id:
+        return None
+    world = await page._main_world()  # noqa: SLF001
+    node = await world.session.send("DOM.describeNode", {"objectId": object_id})
+    await world.session.send("Runtime.releaseObject", {"objectId": object_id})
+    tree = await world.session.send(
+        "Accessibility.getPartialAXTree",
+        {"backendNodeId": node["node"]["backendNodeId"], "fetchRelatives": False},
+    )
+    nodes = tree.get("nodes") or [{}]
+    return normalize_name(nodes[0].get("name", {}).get("value"))
+
+
+@dataclass(frozen=True)
+class NameCase:
+    """One expected accessible name from a WPT accname page."""
+
+    page: str
+    element: str  # the element's id, or its position among the page's tested elements
+    expected: str
+    pagelens: str | None  # None: the element is not on the page
+    chromium: str | None
+
+    @property
+    def matches(self) -> bool:
+        return self.pagelens is not None and normalize_name(self.pagelens) == normalize_name(self.expected)
+
+
+async def wpt_name_cases(page: pagelens.Page, corpus_page: Any) -> list[NameCase]:
+    """The expected names of a loaded ``wpt-accname-*`` corpus page (its
+    expected-names.json) next to the names pagelens and Chromium compute."""
+    truth = corpus_page.ground_truth("expected-names.json")
+    cases = []
+    if "elements" in truth:  # data-expectedlabel pages: elements in document order
+        for element in truth["elements"]:
+            query = f"document.querySelectorAll('[data-expectedlabel]')[{element['ordinal']}]"
+            cases.append((element.get("id") or f"#{element['ordinal']}", element["expected_label"], query))
+    else:
+        for step in truth["steps"]:
+            if "expected_name" in step:
+                query = f"document.getElementById({json.dumps(step['element_id'])})"
+                cases.append((step["element_id"], step["expected_name"], query))
+    out = []
+    for element, expected, query in cases:
+        ours = await engine_evaluate(
+            page, f"(() => {{ const e = {query}; return e ? __pagelensDebug.accessibleName(e) : null; }})()"
+        )
+        out.append(NameCase(corpus_page.id, element, expected, ours, await chromium_name(page, query)))
+    return out
+
+
+LOAD_GRACE_MS = 3_000  # how long a page may keep loading after its DOM is ready
+
+
+async def open_page(page: pagelens.Page, url: str, seconds: float = 30.0) -> None:
+    """Navigate and wait for the DOM, then for the load event for a short while: a saved
+    page whose subresources never finish must not stall a benchmark."""
+    await page.goto(url, wait_until="domcontentloaded", timeout=seconds)
+    with contextlib.suppress(PlaywrightError):
+        await page.playwright_page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
+
+
 async def corpus_agreement(
-    browser: pagelens.Browser, base_url: str, page_ids: list[str], *, timeout: float = 30.0
+    browser: pagelens.Browser,
+    base_url: str,
+    page_ids: list[str],
+    *,
+    seconds: float = 30.0,
+    progress: Callable[[str, AgreementStats], None] | None = None,
 ) -> AgreementStats:
     """Pool :func:`agreement` over corpus pages, reusing one tab (a fresh one after a
     failure, which is recorded in ``failed``). `base_url` serves bench.corpus.PAGES_DIR."""
@@ -335,8 +418,10 @@ async def corpus_agreement(
     try:
         for page_id in page_ids:
             try:
-                await page.goto(f"{base_url}{page_id}/page.html", timeout=timeout)
+                await open_page(page, f"{base_url}{page_id}/page.html", seconds)
                 pooled.merge(await agreement(page, page_id))
+                if progress:
+                    progress(page_id, pooled)
             except (pagelens.PagelensError, PlaywrightError) as exc:
                 pooled.failed.append(f"{page_id}: {exc}")
                 await page.close()
@@ -348,7 +433,6 @@ async def corpus_agreement(
 
 async def _main() -> None:
     import argparse
-    import json
     import sys
     import time
     from collections import Counter
@@ -365,15 +449,20 @@ async def _main() -> None:
     started = time.monotonic()
     with pagelens.serve_directory(PAGES_DIR) as base:
         async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
-            stats = await corpus_agreement(browser, base, ids)
+            stats = await corpus_agreement(
+                browser, base, ids, progress=lambda pid, s: print(pid, s.summary(), file=sys.stderr, flush=True)
+            )
     print(stats.summary(), f"in {time.monotonic() - started:.0f} s")
     kinds = Counter((m.kind, m.chromium_role) for m in stats.mismatches)
     for (kind, role), n in kinds.most_common():
         print(f"  {kind:8} {role:20} {n}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump([asdict(m) for m in stats.mismatches], out, indent=1, ensure_ascii=False)
-    sys.exit(0)
+        _write_json(args.json, [asdict(m) for m in stats.mismatches])
+
+
+def _write_json(path: str, data: Any) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1, ensure_ascii=False)
 
 
 if __name__ == "__main__":

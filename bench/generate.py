@@ -18,7 +18,7 @@ import sys
 from html import escape
 from html.parser import HTMLParser
 
-WORDS = (
+_WORD_LIST = (
     "account about access add address advanced analysis answer archive article author back "
     "balance basket billing blog board book browse budget calendar cancel card cart category "
     "change channel chart check city close code comment community company compare contact "
@@ -33,7 +33,8 @@ WORDS = (
     "service settings share shipping shop sign size social source status store story "
     "subscribe summary support system tag task team terms theme ticket time title today "
     "tool topic track trend update upload user video view weather week welcome work year"
-).split()
+)
+WORDS = _WORD_LIST.split()
 
 STYLE = """
 body{margin:0;font:15px/1.5 sans-serif}
@@ -244,8 +245,7 @@ def form_block(w: Writer) -> None:
                 w.leaf("textarea", "", id=field_id, name=field_id, rows="3")
             else:
                 required = "" if w.rng.random() < 0.3 else None
-                w.void("input", type=kind, id=field_id, name=field_id, required=required,
-                       placeholder=w.words(2))
+                w.void("input", type=kind, id=field_id, name=field_id, required=required, placeholder=w.words(2))
         w.close("div")
         w.open("details")
         w.leaf("summary", "Help")

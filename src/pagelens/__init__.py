@@ -1,9 +1,9 @@
 """pagelens: eyes and hands on the web for AI agents.
 
-    async with pagelens.launch() as browser:
-        page = await browser.new_page()
-        await page.goto("https://example.com")
-        summary = await page.summary("compact")
+async with pagelens.launch() as browser:
+    page = await browser.new_page()
+    await page.goto("https://example.com")
+    summary = await page.summary("compact")
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable
 from typing import Any
 
 from pagelens.browser import Browser, NetworkPolicy, Page, serve_directory
+from pagelens.browser.browser import check_static_request
 from pagelens.engine.models import (
     CaptureRequest,
     CompactSummary,
@@ -25,6 +26,7 @@ from pagelens.engine.models import (
 )
 from pagelens.errors import (
     BrowserConnectError,
+    BrowserLaunchError,
     BrowserNotFoundError,
     CaptureError,
     CaptureTimeoutError,
@@ -61,22 +63,34 @@ def launch(
     allowed_hosts: Iterable[str] | None = None,
     viewport: tuple[int, int] = (1280, 800),
     executable_path: str | None = None,
+    timeout: float = 30.0,
 ) -> _Starting:
     """Launch Chromium. ``allowed_hosts`` limits the network (None: everything)."""
     return _Starting(
         lambda: Browser.launch(
-            headless=headless, allowed_hosts=allowed_hosts, viewport=viewport, executable_path=executable_path
+            headless=headless,
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+            executable_path=executable_path,
+            timeout=timeout,
         )
     )
 
 
-def connect(cdp_url: str, *, allowed_hosts: Iterable[str] | None = None) -> _Starting:
-    """Attach to a running Chrome by its DevTools URL."""
-    return _Starting(lambda: Browser.connect(cdp_url, allowed_hosts=allowed_hosts))
+def connect(
+    cdp_url: str,
+    *,
+    allowed_hosts: Iterable[str] | None = None,
+    viewport: tuple[int, int] = (1280, 800),
+    timeout: float = 15.0,
+) -> _Starting:
+    """Attach to a running Chrome by its DevTools URL; closing leaves it running."""
+    return _Starting(lambda: Browser.connect(cdp_url, allowed_hosts=allowed_hosts, viewport=viewport, timeout=timeout))
 
 
 async def capture_html(html: str, base_url: str | None = None, mode: str = "compact", **options: Any) -> View:
     """Run a view on an HTML string in a throwaway browser (scripts off, network blocked)."""
+    check_static_request(html, base_url, mode)  # before launching anything
     async with launch(allowed_hosts=()) as browser:
         return await browser.capture_html(html, base_url, mode, **options)
 
@@ -84,6 +98,7 @@ async def capture_html(html: str, base_url: str | None = None, mode: str = "comp
 __all__ = [
     "Browser",
     "BrowserConnectError",
+    "BrowserLaunchError",
     "BrowserNotFoundError",
     "CaptureError",
     "CaptureRequest",

@@ -27,6 +27,12 @@ class BrowserNotFoundError(PagelensError):
     code = "browser_not_found"
 
 
+class BrowserLaunchError(BrowserNotFoundError):
+    """The executable exists but did not start as a Chromium pagelens can drive."""
+
+    code = "browser_launch_failed"
+
+
 class BrowserConnectError(PagelensError):
     code = "browser_connect_failed"
 

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import Browser as PlaywrightBrowser
-from playwright.async_api import BrowserContext, Playwright, Route, async_playwright
+from playwright.async_api import BrowserContext, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
-from pagelens.browser.network import NetworkPolicy
+from pagelens.browser.network import NetworkPolicy, host_resolver_rules
 from pagelens.browser.page import Page
-from pagelens.engine.models import View
-from pagelens.errors import BrowserConnectError, BrowserNotFoundError
+from pagelens.browser.static import render_static, static_base_url
+from pagelens.engine.models import VIEWS, View
+from pagelens.errors import (
+    BrowserConnectError,
+    BrowserLaunchError,
+    BrowserNotFoundError,
+    InvalidRequestError,
+)
 
 DEFAULT_VIEWPORT = (1280, 800)
-STATIC_BASE_URL = "http://static.pagelens.invalid/"
+_CLOSE_TIMEOUT_S = 15.0
+_CDP_SCHEMES = ("http://", "https://", "ws://", "wss://")
+
+T = TypeVar("T")
 
 
 class Browser:
@@ -40,6 +52,7 @@ class Browser:
         self.policy = policy
         self.viewport = viewport
         self._owns_context = owns_context
+        self._pages: list[Page] = []  # opened by pagelens in a context it does not own
 
     @classmethod
     async def launch(
@@ -50,22 +63,34 @@ class Browser:
         viewport: tuple[int, int] = DEFAULT_VIEWPORT,
         executable_path: str | None = None,
         args: Iterable[str] = (),
+        timeout: float = 30.0,  # noqa: ASYNC109
     ) -> Browser:
-        """Launch Chromium (see :func:`pagelens.browser.launcher.find_chromium`)."""
-        executable = executable_path or find_chromium()
-        playwright = await async_playwright().start()
-        try:
-            browser = await playwright.chromium.launch(
-                executable_path=executable, headless=headless, args=[*CHROMIUM_ARGS, *args]
-            )
-        except PlaywrightError as exc:
-            await playwright.stop()
-            raise BrowserNotFoundError(f"could not start {executable}: {str(exc).splitlines()[0]}") from exc
-        policy = NetworkPolicy(allowed_hosts)
-        context = await browser.new_context(viewport=_viewport(viewport))
-        self = cls(playwright, browser, context, policy=policy, viewport=viewport, owns_context=True)
-        await self._apply_policy(context)
-        return self
+        """Launch Chromium (see :func:`pagelens.browser.launcher.find_chromium`). With
+        `allowed_hosts`, every other host is also made unresolvable for the browser
+        itself (see :func:`pagelens.browser.network.host_resolver_rules`)."""
+        policy = NetworkPolicy(_hosts(allowed_hosts))
+        size = _checked_viewport(viewport)
+        executable = _checked_executable(executable_path) if executable_path else find_chromium()
+        flags = [*CHROMIUM_ARGS, *args]
+        if policy.allowed_hosts is not None:
+            flags.append(f"--host-resolver-rules={host_resolver_rules(policy.allowed_hosts)}")
+
+        async def start(playwright: Playwright) -> Browser:
+            try:
+                browser = await playwright.chromium.launch(
+                    executable_path=executable,
+                    headless=headless,
+                    args=flags,
+                    timeout=timeout * 1000,
+                )
+            except PlaywrightError as exc:
+                raise BrowserLaunchError(f"could not start {executable}: {_first_line(exc)}") from exc
+            context = await browser.new_context(viewport=_viewport(size))
+            self = cls(playwright, browser, context, policy=policy, viewport=size, owns_context=True)
+            await self._apply_policy(context, web_sockets=False)  # the resolver rules cover them
+            return self
+
+        return await _with_playwright(start)
 
     @classmethod
     async def connect(
@@ -74,62 +99,79 @@ class Browser:
         *,
         allowed_hosts: Iterable[str] | None = None,
         viewport: tuple[int, int] = DEFAULT_VIEWPORT,
-        timeout: float = 15.0,
+        timeout: float = 15.0,  # noqa: ASYNC109
     ) -> Browser:
         """Attach to a running Chrome/Chromium by its DevTools URL (``http://127.0.0.1:9222``
-        or a ``ws://`` endpoint). Pages open in the browser's existing profile."""
-        playwright = await async_playwright().start()
-        try:
-            browser = await playwright.chromium.connect_over_cdp(cdp_url, timeout=timeout * 1000)
-        except PlaywrightError as exc:
-            await playwright.stop()
-            raise BrowserConnectError(f"could not attach to {cdp_url}: {str(exc).splitlines()[0]}") from exc
-        owns = not browser.contexts
-        context = browser.contexts[0] if browser.contexts else await browser.new_context(viewport=_viewport(viewport))
-        self = cls(playwright, browser, context, policy=NetworkPolicy(allowed_hosts), viewport=viewport, owns_context=owns)
-        await self._apply_policy(context)
-        return self
+        or a ``ws://`` endpoint). Pages open in the browser's existing profile; closing
+        closes those pages and detaches, and leaves the browser running."""
+        if not isinstance(cdp_url, str) or not cdp_url.startswith(_CDP_SCHEMES):
+            raise BrowserConnectError(f"cdp_url must be an http(s):// or ws(s):// URL, not {cdp_url!r}")
+        policy = NetworkPolicy(_hosts(allowed_hosts))
+        size = _checked_viewport(viewport)
 
-    async def _apply_policy(self, context: BrowserContext) -> None:
-        if self.policy.restricts:
-            await context.route("**/*", self.policy.handle)
+        async def start(playwright: Playwright) -> Browser:
+            try:
+                browser = await asyncio.wait_for(
+                    playwright.chromium.connect_over_cdp(cdp_url, timeout=timeout * 1000),
+                    timeout + 1.0,
+                )
+            except (PlaywrightError, TimeoutError) as exc:
+                raise BrowserConnectError(f"could not attach to {cdp_url}: {_first_line(exc)}") from exc
+            owns = not browser.contexts
+            context = browser.contexts[0] if browser.contexts else await browser.new_context(viewport=_viewport(size))
+            self = cls(playwright, browser, context, policy=policy, viewport=size, owns_context=owns)
+            # No say over this browser's flags: WebSockets are refused by routing instead.
+            await self._apply_policy(context, web_sockets=True)
+            return self
+
+        return await _with_playwright(start)
+
+    async def _apply_policy(self, context: BrowserContext, *, web_sockets: bool) -> None:
+        if not self.policy.restricts:
+            return
+        await context.route("**/*", self.policy.handle)
+        if web_sockets:
+            await context.route_web_socket(self.policy.refuses, self.policy.refuse_web_socket)
 
     async def new_page(self) -> Page:
-        page = await self.context.new_page()
+        page = Page(await self.context.new_page())
         if not self._owns_context:
-            await page.set_viewport_size(_viewport(self.viewport))
-        return Page(page)
+            self._pages.append(page)
+            await page.playwright_page.set_viewport_size(_viewport(self.viewport))
+        return page
 
-    async def capture_html(
-        self, html: str, base_url: str | None = None, mode: str = "compact", **options: Any
-    ) -> View:
+    async def capture_html(self, html: str, base_url: str | None = None, mode: str = "compact", **options: Any) -> View:
         """Render an HTML string with scripts disabled and the network blocked, then run
-        the same engine as on a live page. `base_url` resolves relative links."""
-        url = base_url or STATIC_BASE_URL
+        the same engine as on a live page. `base_url` (absolute http or https) resolves
+        relative links and is the URL the views report."""
+        check_static_request(html, base_url, mode)
+        url = static_base_url(base_url)
         context = await self.playwright_browser.new_context(
             java_script_enabled=False, viewport=_viewport(self.viewport)
         )
         try:
-            body = html.encode("utf-8")
-
-            async def serve_only_the_document(route: Route) -> None:
-                if route.request.url == url and route.request.resource_type == "document":
-                    await route.fulfill(status=200, body=body, content_type="text/html; charset=utf-8")
-                else:
-                    await route.abort("blockedbyclient")
-
-            await context.route("**/*", serve_only_the_document)
-            page = Page(await context.new_page())
-            await page.goto(url, wait_until="load")
-            return await page.snapshot(mode, **options)
+            page = await render_static(context, html, url)
+            view = await page.snapshot(mode, **options)
         finally:
             await context.close()
+        if hasattr(view, "url"):
+            view.url = url  # the document itself is about:blank (see browser/static.py)
+        return view
 
     async def close(self) -> None:
+        """Close what pagelens opened and let go of the browser: a launched browser
+        exits; an attached one keeps running with its own tabs."""
         try:
-            if self._owns_context:
-                await self.context.close()
-            await self.playwright_browser.close()
+            async with asyncio.timeout(_CLOSE_TIMEOUT_S):
+                if self._owns_context:
+                    await self.context.close()
+                else:
+                    for page in self._pages:
+                        if not page.playwright_page.is_closed():
+                            await page.playwright_page.close()
+                await self.playwright_browser.close()
+        except (PlaywrightError, TimeoutError):
+            pass  # already gone, or hung: stopping Playwright below ends our side anyway
         finally:
             await self._playwright.stop()
 
@@ -137,9 +179,65 @@ class Browser:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+async def _with_playwright(start: Callable[[Playwright], Awaitable[T]]) -> T:
+    """Run `start` with a fresh Playwright, stopped again if `start` fails."""
+    playwright = await async_playwright().start()
+    try:
+        return await start(playwright)
+    except BaseException:
+        await playwright.stop()
+        raise
+
+
+def check_static_request(html: object, base_url: object, mode: object) -> None:
+    """Refuse a bad capture_html call before any browser work."""
+    if mode not in VIEWS:
+        raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
+    if not isinstance(html, str):
+        raise InvalidRequestError(f"html must be a string, not {type(html).__name__}")
+    static_base_url(base_url)  # type: ignore[arg-type]
+
+
+def _hosts(allowed_hosts: Iterable[str] | None) -> Iterable[str] | None:
+    # A bare string would be read as a list of one-letter hosts.
+    if isinstance(allowed_hosts, str | bytes):
+        raise InvalidRequestError(f"allowed_hosts must be a list of hosts, not the string {allowed_hosts!r}")
+    if allowed_hosts is None:
+        return None
+    hosts = tuple(allowed_hosts)
+    for host in hosts:
+        if not isinstance(host, str) or not host.strip() or any(c in host for c in " ,/"):
+            raise InvalidRequestError(f"allowed_hosts holds a bad host: {host!r}")
+    return hosts
+
+
+def _checked_viewport(viewport: object) -> tuple[int, int]:
+    if (
+        not isinstance(viewport, tuple | list)
+        or len(viewport) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10_000 for v in viewport)
+    ):
+        raise InvalidRequestError(f"viewport must be (width, height) in pixels, not {viewport!r}")
+    return (viewport[0], viewport[1])
+
+
+def _checked_executable(path: str) -> str:
+    if not Path(path).is_file() or not os.access(path, os.X_OK):
+        raise BrowserNotFoundError(f"{path} is not an executable file")
+    return path
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _viewport(size: tuple[int, int]) -> dict[str, int]:

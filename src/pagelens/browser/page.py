@@ -1,11 +1,20 @@
-"""A browser tab and its views."""
+"""A browser tab and its views.
+
+Every view has a time limit (``timeout`` arguments, in seconds, are handed on to the
+browser and enforced around each call; hence the ASYNC109 exemptions)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
+from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import CDPSession, Error as PlaywrightError, Frame, Page as PlaywrightPage
+from playwright.async_api import CDPSession, Frame
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
+from pydantic import ValidationError
 
 from pagelens.browser.world import FrameWorld
 from pagelens.engine.models import (
@@ -20,7 +29,7 @@ from pagelens.engine.models import (
     Unreachable,
     View,
 )
-from pagelens.errors import InvalidRequestError, NavigationError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, NavigationError, PagelensError
 
 # Hard limits per view (000 §3.6 for summaries, 002 for the interaction model).
 VIEW_TIMEOUTS: dict[str, float] = {
@@ -50,11 +59,24 @@ class Page:
     async def title(self) -> str:
         return await self.playwright_page.title()
 
-    async def goto(self, url: str, *, wait_until: str = "load", timeout: float = 30.0) -> int | None:
+    async def goto(
+        self,
+        url: str,
+        *,
+        wait_until: str = "load",
+        timeout: float = 30.0,  # noqa: ASYNC109
+    ) -> int | None:
         """Navigate and wait for `wait_until`; returns the HTTP status (None for non-HTTP
         URLs). Raises NavigationError with Chromium's ``net::ERR_*`` reason as its code."""
+        if wait_until not in _WAIT_UNTIL:
+            raise InvalidRequestError(f"wait_until must be one of {', '.join(_WAIT_UNTIL)}, not {wait_until!r}")
+        limit = _time_limit(timeout, 30.0)
         try:
-            response = await self.playwright_page.goto(url, wait_until=wait_until, timeout=timeout * 1000)
+            response = await self.playwright_page.goto(
+                url,
+                wait_until=wait_until,  # type: ignore[arg-type]
+                timeout=limit * 1000,
+            )
         except PlaywrightError as exc:
             raise NavigationError.from_playwright(exc, url) from exc
         return response.status if response else None
@@ -67,14 +89,22 @@ class Page:
 
     # ---- views
 
-    async def summary(self, mode: str = "compact", *, timeout: float | None = None) -> CompactSummary | FullSummary:
+    async def summary(
+        self,
+        mode: str = "compact",
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109
+    ) -> CompactSummary | FullSummary:
         """The compact (000 §3.3) or full (000 §4.3) page summary."""
         if mode not in ("compact", "full"):
             raise InvalidRequestError(f"summary mode must be 'compact' or 'full', not {mode!r}")
         return await self.snapshot(mode, timeout=timeout)  # type: ignore[return-value]
 
     async def interaction_model(
-        self, request: CaptureRequest | dict[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        request: CaptureRequest | dict[str, Any] | None = None,
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109
     ) -> PageModel:
         """The interaction model (002 PageModel) of the page and its frames."""
         return await self.snapshot("interaction", request=request, timeout=timeout)  # type: ignore[return-value]
@@ -86,7 +116,7 @@ class Page:
         include_boxes: bool = False,
         include_values: bool = False,
         max_iframe_depth: int = 1,
-        timeout: float | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109
     ) -> SemanticView:
         """The minified V3 semantic tree (004 §6). Off-screen controls are pruned unless
         `include_offscreen`; values are redacted unless `include_values` (and sensitive
@@ -100,7 +130,7 @@ class Page:
             timeout=timeout,
         )
 
-    async def skeleton(self, *, timeout: float | None = None) -> SkeletonView:
+    async def skeleton(self, *, timeout: float | None = None) -> SkeletonView:  # noqa: ASYNC109
         """The skeleton DOM (004 §5.6) as HTML."""
         return await self.snapshot("skeleton", timeout=timeout)  # type: ignore[return-value]
 
@@ -113,9 +143,13 @@ class Page:
         include_boxes: bool = False,
         include_values: bool | None = None,
         max_iframe_depth: int | None = None,
-        timeout: float | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109
     ) -> View:
-        """Any view by name: compact, full, interaction, semantic or skeleton."""
+        """Any view by name: compact, full, interaction, semantic or skeleton.
+
+        Returns within `timeout` seconds (default: the view's limit in VIEW_TIMEOUTS) plus
+        a short grace, or raises CaptureTimeoutError; bad arguments raise
+        InvalidRequestError before the page is touched."""
         if mode not in VIEWS:
             raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
         capture_request = _capture_request(request, include_values, max_iframe_depth)
@@ -123,18 +157,28 @@ class Page:
             "maxControls": capture_request.maxControls,
             "maxHeadings": capture_request.maxHeadings,
             "includeValues": capture_request.includeValues,
-            "includeOffscreen": include_offscreen,
-            "includeBoxes": include_boxes,
+            "includeOffscreen": _flag("include_offscreen", include_offscreen),
+            "includeBoxes": _flag("include_boxes", include_boxes),
         }
-        limit = timeout if timeout is not None else VIEW_TIMEOUTS[mode]
-        if limit <= 0:
-            raise InvalidRequestError("timeout must be positive")
-        if mode in ("interaction", "semantic"):
-            data = await self._capture_frames(mode, options, capture_request.maxIframeDepth, limit)
-        else:
-            world = await self._main_world()
-            data = (await world.capture(mode, options, limit))["view"]
+        limit = _time_limit(timeout, VIEW_TIMEOUTS[mode])
+        # One guard around everything, CDP housekeeping included: a renderer whose main
+        # thread never yields does not answer even Page.getFrameTree.
+        try:
+            async with asyncio.timeout(limit + _GRACE_S):
+                data = await self._capture(mode, options, capture_request.maxIframeDepth, limit)
+        except TimeoutError as exc:
+            raise CaptureTimeoutError(f"the {mode} view took longer than {limit:g} s") from exc
+        except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
+            if self.playwright_page.is_closed():
+                raise PagelensError("the page is closed", code="page_closed") from exc
+            raise CaptureError(f"could not read the page: {exc}") from exc
         return VIEW_MODELS[mode].model_validate(data)  # type: ignore[return-value]
+
+    async def _capture(self, mode: str, options: dict[str, Any], max_depth: int, limit: float) -> dict[str, Any]:
+        if mode in ("interaction", "semantic"):
+            return await self._capture_frames(mode, options, max_depth, limit)
+        world = await self.main_world()
+        return (await world.capture(mode, options, limit))["view"]
 
     # ---- worlds and frames
 
@@ -143,7 +187,8 @@ class Page:
             self._session = await self.playwright_page.context.new_cdp_session(self.playwright_page)
         return self._session
 
-    async def _main_world(self) -> FrameWorld:
+    async def main_world(self) -> FrameWorld:
+        """The pagelens world of the top frame (made, or made again, on demand)."""
         session = await self._page_session()
         tree = await session.send("Page.getFrameTree")
         return self._world(session, tree["frameTree"]["frame"]["id"])
@@ -175,7 +220,8 @@ class Page:
                 return session
         raise PagelensError(f"frame {frame_id} has no reachable session", code="frame_unreachable")
 
-    async def _child_world(self, parent: FrameWorld, owner_id: str) -> FrameWorld:
+    async def child_world(self, parent: FrameWorld, owner_id: str) -> FrameWorld:
+        """The pagelens world of the document inside frame element `owner_id` of `parent`."""
         object_id = await parent.element_object(owner_id)
         if not object_id:
             raise PagelensError(f"frame owner {owner_id} is gone", code="frame_unreachable")
@@ -187,60 +233,104 @@ class Page:
         session = await self._session_for_frame(frame_id, parent.session)
         return self._world(session, frame_id)
 
+    # Kept for callers written against the first names.
+    _main_world = main_world
+    _child_world = child_world
+
     async def _capture_frames(
-        self, mode: str, options: dict[str, Any], max_depth: int, timeout: float
+        self, mode: str, options: dict[str, Any], max_depth: int, budget: float
     ) -> dict[str, Any]:
+        """Capture the top frame, then its frames breadth first down to `max_depth`,
+        stitching each into the top view within one overall time budget."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        main = await self._main_world()
-        root = await main.capture(mode, options, timeout)
+        deadline = loop.time() + budget
+        main = await self.main_world()
+        root = await main.capture(mode, options, budget)
         view = root["view"]
-        unreachable = Unreachable(
-            closedShadowRoots=await _count_closed_shadow_roots(main, root["stats"]),
-        )
-        queue = [(main, root["frames"], "", 0.0, 0.0, 1)]
+        unreachable = Unreachable(closedShadowRoots=await _count_closed_shadow_roots(main, root["stats"]))
+        # Frame controls are placed and clipped in the top viewport; semantic children
+        # always report boxes, so their click point can be clipped too.
+        child_options = {**options, "includeBoxes": True} if mode == "semantic" else options
+        top_clip = _Rect(0, 0, *(await _viewport_size(main)))
+        queue = [_FrameJob(main, root["frames"], "", 0.0, 0.0, top_clip, True, 1)]
         frame_index = 0
         while queue:
-            world, owners, prefix, ox, oy, depth = queue.pop(0)
-            for owner in owners:
-                remaining = deadline - loop.time()
-                if depth > max_depth:
+            job = queue.pop(0)
+            for owner in job.owners:
+                if job.depth > max_depth:
                     unreachable.framesBeyondDepth += 1
                     continue
                 try:
+                    remaining = deadline - loop.time()
                     if remaining <= 0:
                         raise PagelensError("out of time", code="capture_timeout")
-                    child_world = await self._child_world(world, owner["id"])
-                    child = await child_world.capture(mode, options, remaining)
-                except PagelensError:
+                    child_world = await self.child_world(job.world, owner["id"])
+                    width, height = await _viewport_size(child_world)
+                    child = await child_world.capture(mode, child_options, deadline - loop.time())
+                except (PagelensError, PlaywrightError):  # gone, detached, crashed or too slow
                     unreachable.framesFailed += 1
                     continue
                 frame_index += 1
-                child_prefix = f"{prefix}{owner['id']}."
-                cx, cy = ox + owner["x"], oy + owner["y"]
+                frame = _FrameJob(
+                    world=child_world,
+                    owners=child["frames"],
+                    prefix=f"{job.prefix}{owner['id']}.",
+                    dx=job.dx + owner["x"],
+                    dy=job.dy + owner["y"],
+                    clip=job.clip.intersect(_Rect(job.dx + owner["x"], job.dy + owner["y"], width, height)),
+                    visible=job.visible and owner.get("visible", True),
+                    depth=job.depth + 1,
+                )
                 unreachable.closedShadowRoots += await _count_closed_shadow_roots(child_world, child["stats"])
-                _merge_frame(mode, view, child["view"], child_prefix, cx, cy, frame_index)
-                queue.append((child_world, child["frames"], child_prefix, cx, cy, depth + 1))
+                if mode == "interaction":
+                    _merge_controls(view, child["view"], frame)
+                else:
+                    _merge_nodes(view, child["view"], frame, frame_index, options)
+                queue.append(frame)
         if mode == "interaction":
             _cap_controls(view, options["maxControls"])
         view["unreachable"] = unreachable.model_dump()
         return view
 
 
-def _capture_request(
-    request: CaptureRequest | dict[str, Any] | None, include_values: bool | None, max_iframe_depth: int | None
-) -> CaptureRequest:
-    from pydantic import ValidationError
+_WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
+_GRACE_S = 0.5  # on top of a view's limit: the last CDP round trip after Chromium stops the script
+_MAX_TIMEOUT_S = 300.0
 
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidRequestError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
+def _time_limit(timeout: object, default: float) -> float:
+    """A capture's limit in seconds: a finite number in (0, 300]."""
+    if timeout is None:
+        return default
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not math.isfinite(timeout):
+        raise InvalidRequestError(f"timeout must be a number of seconds, not {timeout!r}")
+    if not 0 < timeout <= _MAX_TIMEOUT_S:
+        raise InvalidRequestError(f"timeout must be above 0 and at most {_MAX_TIMEOUT_S:g} s, not {timeout!r}")
+    return float(timeout)
+
+
+def _capture_request(
+    request: CaptureRequest | dict[str, Any] | None,
+    include_values: bool | None,
+    max_iframe_depth: int | None,
+) -> CaptureRequest:
+    if isinstance(request, CaptureRequest):
+        base = request.model_dump()
+    elif request is None or isinstance(request, dict):
+        base = dict(request or {})
+    else:
+        raise InvalidRequestError(f"request must be a CaptureRequest or a dict, not {type(request).__name__}")
+    if include_values is not None:
+        base["includeValues"] = include_values
+    if max_iframe_depth is not None:
+        base["maxIframeDepth"] = max_iframe_depth
     try:
-        if isinstance(request, CaptureRequest):
-            base = request.model_dump()
-        else:
-            base = dict(request or {})
-        if include_values is not None:
-            base["includeValues"] = include_values
-        if max_iframe_depth is not None:
-            base["maxIframeDepth"] = max_iframe_depth
         return CaptureRequest.model_validate(base)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
@@ -253,33 +343,104 @@ def _tree_has_frame(tree: dict[str, Any], frame_id: str) -> bool:
     return any(_tree_has_frame(child, frame_id) for child in tree.get("childFrames", []))
 
 
-def _merge_frame(
-    mode: str, view: dict[str, Any], child: dict[str, Any], prefix: str, dx: float, dy: float, index: int
+async def _viewport_size(world: FrameWorld) -> tuple[float, float]:
+    """The frame's layout viewport (without scrollbars): what of its document shows."""
+    result = await world.evaluate(_VIEWPORT_SIZE, timeout_ms=5_000)
+    width, height = result["value"]
+    return float(width), float(height)
+
+
+# The scrolling element's client size is the viewport without scrollbars (the root in
+# standards mode, the body in quirks mode); a document with neither still has a window.
+_VIEWPORT_SIZE = """
+(() => {
+  const root = document.scrollingElement;
+  return [(root && root.clientWidth) || innerWidth, (root && root.clientHeight) || innerHeight];
+})()
+"""
+
+
+@dataclass(frozen=True)
+class _Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def empty(self) -> bool:
+        return self.width <= 0 or self.height <= 0
+
+    def intersect(self, other: _Rect) -> _Rect:
+        left, top = max(self.x, other.x), max(self.y, other.y)
+        right = min(self.x + self.width, other.x + other.width)
+        bottom = min(self.y + self.height, other.y + other.height)
+        return _Rect(left, top, max(0.0, right - left), max(0.0, bottom - top))
+
+
+@dataclass
+class _FrameJob:
+    """A captured frame: its world, its own frame elements, its id prefix ("12.5." for
+    frame 5 inside frame 12), where its viewport starts in the top viewport, the part of
+    the top viewport it shows through (clip), whether its frame elements are visible."""
+
+    world: FrameWorld
+    owners: list[dict[str, Any]]
+    prefix: str
+    dx: float
+    dy: float
+    clip: _Rect
+    visible: bool
+    depth: int
+
+
+def _merge_controls(view: dict[str, Any], child: dict[str, Any], frame: _FrameJob) -> None:
+    """Interaction model: ids get the frame prefix, boxes move into the top viewport, and
+    a control counts as in the viewport only where its frame shows it."""
+    for control in child["controls"]:
+        control["id"] = frame.prefix + control["id"]
+        box = control["boundingBox"]
+        box["x"] = round(box["x"] + frame.dx)
+        box["y"] = round(box["y"] + frame.dy)
+        shown = frame.clip.intersect(_Rect(box["x"], box["y"], box["width"], box["height"]))
+        control["inViewport"] = control["inViewport"] and not shown.empty
+        control["visible"] = control["visible"] and frame.visible
+        view["controls"].append(control)
+        view["aimap"][control["id"]] = control["selector"]
+    view["total_controls"] += child["total_controls"]
+    view["truncated"] = view["truncated"] or child["truncated"]
+
+
+def _merge_nodes(
+    view: dict[str, Any],
+    child: dict[str, Any],
+    frame: _FrameJob,
+    index: int,
+    options: dict[str, Any],
 ) -> None:
-    """Stitch a frame's view into its parent's: ids get the owner's id as a prefix
-    ("12.5" is control 5 inside the frame element 12) and boxes move into the top
-    viewport's coordinates."""
-    if mode == "interaction":
-        for control in child["controls"]:
-            control["id"] = prefix + control["id"]
-            box = control["boundingBox"]
-            box["x"] = round(box["x"] + dx)
-            box["y"] = round(box["y"] + dy)
-            view["controls"].append(control)
-            view["aimap"][control["id"]] = control["selector"]
-        view["total_controls"] += child["total_controls"]
-        view["truncated"] = view["truncated"] or child["truncated"]
-    else:
-        for node in child["interactive_tree"]:
-            node["i"] = prefix + node["i"]
-            node["xy"] = [round(node["xy"][0] + dx), round(node["xy"][1] + dy)]
-            if "box" in node:
-                node["box"] = [round(node["box"][0] + dx), round(node["box"][1] + dy), *node["box"][2:]]
-            node["f"] = index
-            view["interactive_tree"].append(node)
-        for container in child["scrollableContainers"]:
-            container["id"] = prefix + container["id"]
-            view["scrollableContainers"].append(container)
+    """Semantic tree: ids get the frame prefix and `f` the frame's number; a node the
+    frame does not show in the top viewport is pruned (unless off-screen nodes were
+    asked for) and its click point is the centre of the part that shows."""
+    for node in child["interactive_tree"]:
+        x, y, width, height = node["box"]
+        box = _Rect(x + frame.dx, y + frame.dy, width, height)
+        shown = frame.clip.intersect(box)
+        if shown.empty and not options["includeOffscreen"]:
+            continue
+        node["i"] = frame.prefix + node["i"]
+        if shown.empty:
+            node["xy"] = [round(node["xy"][0] + frame.dx), round(node["xy"][1] + frame.dy)]
+        else:
+            node["xy"] = [round(shown.x + shown.width / 2), round(shown.y + shown.height / 2)]
+        if options["includeBoxes"]:
+            node["box"] = [round(box.x), round(box.y), width, height]
+        else:
+            del node["box"]
+        node["f"] = index
+        view["interactive_tree"].append(node)
+    for container in child["scrollableContainers"]:
+        container["id"] = frame.prefix + container["id"]
+        view["scrollableContainers"].append(container)
 
 
 def _cap_controls(view: dict[str, Any], max_controls: int) -> None:
@@ -291,31 +452,59 @@ def _cap_controls(view: dict[str, Any], max_controls: int) -> None:
         view["truncated"] = True
 
 
+# Custom elements without an open shadow root, in the document and every open shadow
+# root (closed roots inside open ones count too), at most `limit` of them.
+_CLOSED_ROOT_CANDIDATES = """
+((limit) => {
+  const found = [];
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (found.length >= limit) return;
+      if (el.shadowRoot) visit(el.shadowRoot);
+      else if (el.localName.includes('-')) found.push(el);
+    }
+  };
+  visit(document);
+  return found;
+})
+"""
+
+
 async def _count_closed_shadow_roots(world: FrameWorld, stats: dict[str, Any]) -> int:
     """Closed shadow roots are invisible to page script; CDP sees them. Only custom
-    elements can host one, so only those the engine found without an open root are asked."""
+    elements are asked (other hosts would mean asking about every div), and only when
+    the engine found some without an open root. A count, not worth failing a capture
+    for: what cannot be asked is not counted."""
     if not stats.get("customElementsWithoutOpenRoot"):
         return 0
-    session = world.session
-    candidates = await world.evaluate(
-        "Array.from(document.querySelectorAll('*'))"
-        f".filter((e) => e.localName.includes('-') && !e.shadowRoot).slice(0, {_CLOSED_SHADOW_SCAN_LIMIT})",
-        timeout_ms=5_000,
-        by_value=False,
-    )
+    try:
+        candidates = await world.evaluate(
+            f"{_CLOSED_ROOT_CANDIDATES}({_CLOSED_SHADOW_SCAN_LIMIT})",
+            timeout_ms=5_000,
+            by_value=False,
+        )
+    except PagelensError:
+        return 0
     array_id = candidates.get("objectId")
     if not array_id:
         return 0
-    count = 0
+    session = world.session
     try:
         props = await session.send("Runtime.getProperties", {"objectId": array_id, "ownProperties": True})
+        count = 0
         for prop in props["result"]:
             object_id = prop.get("value", {}).get("objectId")
-            if not prop["name"].isdigit() or not object_id:
-                continue
-            node = await session.send("DOM.describeNode", {"objectId": object_id, "depth": 1, "pierce": True})
-            roots = node["node"].get("shadowRoots", [])
-            count += sum(1 for r in roots if r.get("shadowRootType") == "closed")
+            if prop["name"].isdigit() and object_id:
+                count += await _closed_roots_of(session, object_id)
+        return count
+    except PlaywrightError:
+        return 0
     finally:
-        await session.send("Runtime.releaseObject", {"objectId": array_id})
-    return count
+        with contextlib.suppress(PlaywrightError):
+            await session.send("Runtime.releaseObject", {"objectId": array_id})
+
+
+async def _closed_roots_of(session: CDPSession, object_id: str) -> int:
+    node = await session.send("DOM.describeNode", {"objectId": object_id, "depth": 1, "pierce": True})
+    roots = node["node"].get("shadowRoots", [])
+    return sum(1 for r in roots if r.get("shadowRootType") == "closed")

@@ -13,13 +13,18 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import CDPSession, Error as PlaywrightError
+from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
 
 from pagelens.engine import engine_source
 from pagelens.errors import CaptureError, CaptureTimeoutError
 
 WORLD_NAME = "pagelens"
-_CONTEXT_GONE = ("Cannot find context", "Execution context was destroyed", "__pagelens is not defined")
+_CONTEXT_GONE = (
+    "Cannot find context",
+    "Execution context was destroyed",
+    "__pagelens is not defined",
+)
 
 
 @dataclass
@@ -55,31 +60,36 @@ class FrameWorld:
         return reply["result"]
 
     async def evaluate(self, expression: str, *, timeout_ms: int, by_value: bool = True) -> dict[str, Any]:
-        """Evaluate in this world, creating it (again) when the document has changed."""
-        for attempt in (1, 2):
+        """Evaluate in this world, creating it (again) when the document has changed.
+        A page that keeps navigating gets three tries, then a CaptureError."""
+        attempts = 3
+        for attempt in range(1, attempts + 1):
             try:
                 if self.context_id is None:
                     await self._create()
                 return await self._evaluate(expression, timeout_ms, by_value)
             except (PlaywrightError, CaptureError) as exc:
-                if attempt == 2 or not any(s in str(exc) for s in _CONTEXT_GONE):
-                    if isinstance(exc, CaptureError):
-                        raise
-                    raise CaptureError(f"could not run the engine: {exc}") from exc
-                self.context_id = None
+                gone = any(s in str(exc) for s in _CONTEXT_GONE)
+                if gone and attempt < attempts:
+                    self.context_id = None
+                    continue
+                if gone:
+                    raise CaptureError("the page kept navigating while it was being read; try again") from exc
+                if isinstance(exc, CaptureError):
+                    raise
+                raise CaptureError(f"could not run the engine: {exc}") from exc
         raise AssertionError("unreachable")
 
     async def capture(self, mode: str, options: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         """Run one capture; a capture that outlives `timeout_s` raises CaptureTimeoutError."""
-        timeout_ms = int(timeout_s * 1000)
+        timeout_ms = max(1, int(timeout_s * 1000))
         # The engine stops collecting a little before the hard limit and returns what it
         # has; Chromium terminates the script at the limit; asyncio guards the round trip.
-        options = {**options, "timeoutMs": int(timeout_ms * 0.8)}
+        # Never 0: the engine reads a 0 budget as "no budget given".
+        options = {**options, "timeoutMs": max(1, int(timeout_ms * 0.8))}
         call = f"__pagelens.capture({json.dumps(mode)}, {json.dumps(options)})"
         try:
-            result = await asyncio.wait_for(
-                self.evaluate(call, timeout_ms=timeout_ms), timeout=timeout_s + 1.0
-            )
+            result = await asyncio.wait_for(self.evaluate(call, timeout_ms=timeout_ms), timeout=timeout_s + 1.0)
         except TimeoutError as exc:
             raise CaptureTimeoutError(f"the {mode} view took longer than {timeout_s:g} s") from exc
         except CaptureError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote, urlsplit
@@ -31,7 +31,7 @@ stderr = Console(stderr=True)
 URL_SCHEMES = ("http", "https", "about", "data", "file")
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     compact = "compact"
     full = "full"
     interaction = "interaction"
@@ -66,7 +66,9 @@ def snapshot(
     timeout: Annotated[
         float | None, typer.Option(help="Capture time limit in seconds (default: 3 for summaries, 30 otherwise).")
     ] = None,
-    indent: Annotated[int | None, typer.Option(help="Indent the JSON (default: 2 on a terminal, compact otherwise).")] = None,
+    indent: Annotated[
+        int | None, typer.Option(help="Indent the JSON (default: 2 on a terminal, compact otherwise).")
+    ] = None,
 ) -> None:
     """Print a view of a page as JSON.
 
@@ -109,6 +111,70 @@ def snapshot(
 
 
 @app.command()
+def mcp(
+    headed: Annotated[bool, typer.Option(help="Show the browser window.")] = False,
+    cdp_url: Annotated[
+        str | None,
+        typer.Option(help="Attach to a running Chrome (http://127.0.0.1:9222), not launch one."),
+    ] = None,
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated hosts pages may reach (*.example.com matches subdomains). "
+            "Default: everything."
+        ),
+    ] = None,
+    user_data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Chromium profile folder to keep cookies and logins. "
+            "Default: a fresh temporary profile, so servers never share one."
+        ),
+    ] = None,
+    viewport: Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")] = "1280x800",
+    port: Annotated[
+        int | None,
+        typer.Option(help="Serve streamable HTTP on this port (0: any free one) instead of stdio."),
+    ] = None,
+    host: Annotated[str, typer.Option(help="The address to listen on with --port.")] = "127.0.0.1",
+) -> None:
+    """Run the MCP server: the interact and analyze tools over one browser.
+
+    Speaks MCP on stdin/stdout (register the command `pagelens mcp` with your client),
+    or streamable HTTP at http://HOST:PORT/mcp with --port.
+    """
+    from pagelens.mcp import BrowserOptions, serve_http, serve_stdio  # MCP SDK only when needed
+    from pagelens.mcp.transports import print_ready
+
+    try:
+        if cdp_url and user_data_dir is not None:
+            raise InvalidRequestError(
+                "--user-data-dir and --cdp-url exclude each other "
+                "(an attached browser keeps its own profile)"
+            )
+        if port is not None and not 0 <= port <= 65535:
+            raise InvalidRequestError(f"--port must be between 0 and 65535, not {port}")
+        options = BrowserOptions(
+            headless=not headed,
+            cdp_url=cdp_url,
+            allowed_hosts=_parse_hosts(allowed_hosts) if allowed_hosts is not None else None,
+            user_data_dir=str(user_data_dir.resolve()) if user_data_dir is not None else None,
+            viewport=_parse_viewport(viewport),
+        )
+        if port is None:
+            asyncio.run(serve_stdio(options))
+        else:
+            if host.strip("[]") not in LOOPBACK_HOSTS:
+                stderr.print(f"warning: anyone who can reach {host} can drive this browser")
+            asyncio.run(serve_http(options, host=host, port=port, on_ready=print_ready))
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass
+
+
+@app.command()
 def version() -> None:
     """Print the pagelens version."""
     sys.stdout.write(f"pagelens {pagelens.__version__}\n")
@@ -145,6 +211,12 @@ async def _snapshot(
                 finally:
                     if cdp_url:
                         await page.close()  # leave the user's browser as it was
+
+
+def _print_error(exc: PagelensError) -> None:
+    # One line, whatever the terminal width, so scripts can grep it.
+    line = escape(f"[{exc.code}] {exc.message}")
+    stderr.print(f"[red]error:[/red] {line}", soft_wrap=True, highlight=False)
 
 
 def _local_file(target: str) -> Path | None:

@@ -85,9 +85,10 @@ class FullSummary(_Model):
 
 
 class CaptureRequest(BaseModel):
-    """Options of the interaction model (002 CaptureRequest); bad values are rejected."""
+    """Options of the interaction model (002 CaptureRequest); bad values are rejected,
+    wrong types too (strict: no "yes" for true, no true or 2.5 for a count)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     baseUrl: str | None = None
     maxControls: int = Field(400, ge=1, le=100_000)

@@ -16,6 +16,31 @@ function round(n) {
   return Math.round(n);
 }
 
+// Caches for one synchronous run of the engine (a capture, an action): the page may
+// change between runs, so nothing computed from it is kept longer. Every scan
+// (scanPage) starts afresh, and the caches are dropped in a microtask, which runs as
+// soon as the current evaluation returns. Modules key their per-run caches by name.
+const captureCaches = new Map();
+let captureCachesArmed = false;
+
+function captureCache(name) {
+  if (!captureCachesArmed) {
+    captureCachesArmed = true;
+    queueMicrotask(resetCaptureCaches);
+  }
+  let cache = captureCaches.get(name);
+  if (!cache) {
+    cache = new Map();
+    captureCaches.set(name, cache);
+  }
+  return cache;
+}
+
+function resetCaptureCaches() {
+  captureCaches.clear();
+  captureCachesArmed = false;
+}
+
 // A wall-clock budget shared by one capture, so huge pages stop early instead of hanging.
 class Deadline {
   constructor(ms) {

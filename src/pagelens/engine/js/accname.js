@@ -1,210 +1,764 @@
-// Accessible name computation per W3C accname 1.2 with HTML-AAM host language rules,
-// matching Chromium's behaviour where the spec leaves room.
+// Accessible names: W3C accname 1.2 with the HTML-AAM host-language rules, as Chromium
+// computes them (Blink's AXNodeObject::TextAlternative), so that a name here is the name
+// a screen reader user hears. Where Chromium departs from a literal reading of the spec:
+//  - content is joined the way Blink's layout sees it: inline pieces of one line abut;
+//    blocks, inline-blocks, images, controls and text taken from attributes (alt,
+//    aria-label, title, value) are set apart by a space;
+//  - text is the rendered text: text-transform applies, ::before/::after content counts,
+//    and whitespace-only text counts only where Blink keeps it (see isRelevantWhitespace);
+//  - landmarks, groups, figures, blockquotes, data tables and value widgets never lend
+//    their content to an ancestor's name; generic elements never lend their title;
+//  - an <input> button's value, an image input's value and a label win over later steps;
+//  - one name visits at most 100 elements.
 
-const NAME_FROM_CONTENT_ROLES = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
-  'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row',
-  'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'caption', 'code', 'deletion', 'emphasis',
-  'insertion', 'mark', 'strong', 'subscript', 'superscript', 'term', 'time', 'comment', 'suggestion',
-  'definition', 'label', 'legend']);
+// Roles that take their own name from their content.
+const CONTENT_NAME_ROLES = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
+  'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio',
+  'rowheader', 'switch', 'tab', 'tooltip', 'treeitem']);
 
-// Roles whose current value, not their label, stands in when embedded in another label.
-const EMBEDDED_VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'slider',
-  'spinbutton', 'scrollbar', 'progressbar', 'meter']);
+// Roles that never contribute their content, not even to an ancestor's name.
+const NO_CONTENT_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner',
+  'blockquote', 'color', 'combobox', 'comment', 'complementary', 'contentinfo', 'date', 'dialog',
+  'document', 'feed', 'figure', 'form', 'grid', 'group', 'iframe', 'img', 'listbox', 'log', 'main',
+  'marquee', 'math', 'menu', 'menubar', 'meter', 'navigation', 'note', 'progressbar', 'radiogroup',
+  'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'suggestion',
+  'table', 'tablist', 'tabpanel', 'textbox', 'timer', 'toolbar', 'tree', 'treegrid']);
 
-const nameCache = new WeakMap();
+// Roles whose title attribute may not name them (ARIA "name from: prohibited").
+const NAME_PROHIBITED_ROLES = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis',
+  'generic', 'insertion', 'mark', 'none', 'paragraph', 'presentation', 'strong', 'suggestion',
+  'term']);
+
+// Widget roles Blink treats as controls: a space always separates them from their neighbours.
+const CONTROL_ROLES = new Set(['button', 'checkbox', 'color', 'combobox', 'date', 'listbox', 'menu',
+  'menubar', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'radio', 'scrollbar', 'searchbox',
+  'slider', 'spinbutton', 'switch', 'tab', 'textbox', 'tree', 'treegrid']);
+const FORM_CONTROL_TAGS = new Set(['button', 'fieldset', 'input', 'output', 'select', 'textarea']);
+const RANGE_ROLES = new Set(['meter', 'progressbar', 'scrollbar', 'slider', 'spinbutton']);
+const TEXT_CONTROL_TYPES = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'number']);
+const NAME_LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
+// Elements whose content never reaches a name (replaced elements and form widgets).
+const LEAF_TAGS = new Set(['audio', 'br', 'embed', 'frame', 'hr', 'iframe', 'img', 'input', 'meter',
+  'progress', 'select', 'textarea', 'video']);
+// Replaced elements lay out as atomic inlines even with display: inline.
+const REPLACED_TAGS = new Set(['audio', 'button', 'canvas', 'embed', 'iframe', 'img', 'input',
+  'meter', 'object', 'progress', 'select', 'textarea', 'video']);
+const MAX_VISITED_ELEMENTS = 100;
+const HTML_SPACE = /[ \t\n\f\r]/;
+
+const nameCache = taskScopedMap();
 
 function accessibleName(el) {
   let name = nameCache.get(el);
   if (name === undefined) {
-    name = normalizeSpace(textAlternative(el, {
-      visited: new Set(), root: el, includeHidden: false, inLabelledBy: false, recursing: false,
-    }));
+    const ctx = { visited: new Set(), labelRoot: null };
+    name = normalizeSpace(textAlternative(el, ctx, false).text);
     nameCache.set(el, name);
   }
   return name;
 }
 
-function isHiddenForName(el) {
-  return !isRendered(el);
+// A piece of a name and where it came from: text from `attribute`, `related` elements,
+// `title`, `value` or `cssalt` is set apart from its neighbours; `contents` is not.
+function piece(text, from) {
+  return { text, from };
 }
+const NOTHING = piece('', 'none');
 
-function textAlternative(node, ctx) {
-  if (node.nodeType === 3) return node.data;
-  if (node.nodeType !== 1 || ctx.visited.has(node)) return '';
+// `shown`: the caller already knows the element is not hidden (step 2A).
+function textAlternative(node, ctx, recursive, shown = false) {
+  if (node.nodeType === 3) return piece(renderedText(node), 'contents');
   const el = node;
+  // Line breaks, and word-break opportunities, which Blink also exposes as breaks.
+  if (el.localName === 'br' || el.localName === 'wbr') return piece('\n', 'contents');
+  // 2C/2E: a control inside another control's label contributes its value.
+  if (recursive && !ctx.visited.has(el)) {
+    const value = embeddedValue(el);
+    if (value !== null) return piece(value, 'value');
+  }
+  const alreadyVisited = ctx.visited.has(el);
   ctx.visited.add(el);
-
-  // 2A: hidden and not reached through a reference to a hidden node.
-  if (!ctx.includeHidden && isHiddenForName(el)) return '';
-  const role = getRole(el);
-
-  // 2B: aria-labelledby, unless we are already following one.
-  if (!ctx.inLabelledBy) {
-    const refs = idRefs(el, 'aria-labelledby');
-    if (refs.length) {
-      const parts = refs.map((ref) => textAlternative(ref, {
-        visited: new Set(), root: ctx.root, includeHidden: ctx.includeHidden || isHiddenForName(ref),
-        inLabelledBy: true, recursing: false,
-      }));
-      const joined = parts.map((p) => p.trim()).filter(Boolean).join(' ');
-      if (joined) return joined;
+  // Slots cannot be named; they only pass their assigned content on.
+  if (el.localName !== 'slot') {
+    if (!shown && isHiddenForName(el, ctx, false)) return NOTHING;
+    if (!ctx.labelRoot && !alreadyVisited) {
+      const labelledBy = labelledByText(el, ctx);
+      if (labelledBy.trim()) return piece(labelledBy, 'related');
     }
+    const ariaLabel = el.getAttribute('aria-label');
+    if (ariaLabel && ariaLabel.trim()) return piece(ariaLabel, 'attribute');
+    const native = nativeTextAlternative(el, ctx);
+    if (native && (native.text || native.final)) return native;
   }
-
-  // 2C: a control embedded in the label of another widget contributes its value.
-  const embedded = el !== ctx.root && (ctx.recursing || ctx.inLabelledBy);
-  if (embedded && EMBEDDED_VALUE_ROLES.has(role)) return embeddedValue(el, role);
-
-  // 2D: aria-label (whitespace-only does not count).
-  const ariaLabel = el.getAttribute('aria-label');
-  if (ariaLabel && ariaLabel.trim() && role !== 'presentation' && role !== 'none') return ariaLabel;
-
-  // 2E: host language label.
-  const native = hostLanguageName(el, ctx);
-  if (native !== null && native.trim()) return native;
-
-  // 2F: name from content.
-  if (NAME_FROM_CONTENT_ROLES.has(role) || ctx.recursing || ctx.inLabelledBy || el.localName === 'label' ||
-      (el === ctx.root && el.localName === 'summary')) {
+  if (includesContent(el, ctx, recursive)) {
     const text = contentText(el, ctx);
-    if (text.trim()) return text;
+    if (text) return piece(text, 'contents');
   }
-
-  // 2I: tooltip.
-  const title = el.getAttribute('title');
-  if (title && title.trim()) return title;
-  return fallbackName(el);
+  if (ctx.labelRoot || !isNameProhibited(el)) {
+    const title = tooltip(el);
+    if (title) return piece(title, 'title');
+  }
+  return NOTHING;
 }
 
-function embeddedValue(el, role) {
-  if (role === 'textbox' || role === 'searchbox') {
-    return el.localName === 'input' || el.localName === 'textarea' ? el.value : el.textContent;
+// Step 2A. Inside an aria-labelledby target that is itself hidden, everything counts.
+// `viaParent`: reached from a parent already known to be shown, so only the element's
+// own style can hide it.
+function isHiddenForName(el, ctx, viaParent) {
+  if (el.localName === 'noscript') return true;
+  if (el.namespaceURI === SVG_NS && (el.localName === 'title' || el.localName === 'desc')) return false;
+  if (ctx.labelRoot && !isRendered(ctx.labelRoot)) return false;
+  if (el.getAttribute('aria-hidden') === 'true') return true;
+  if (viaParent) {
+    const style = styleOf(el);
+    return style.display === 'none' || style.visibility !== 'visible';
   }
-  if (role === 'combobox' || role === 'listbox') {
-    if (el.localName === 'select') {
-      return Array.from(el.selectedOptions).map((o) => o.label || o.text).join(' ');
-    }
-    if (el.localName === 'input') return el.value;
-    const selected = el.querySelector('[role="option"][aria-selected="true"]');
-    return selected ? normalizeSpace(selected.textContent) : '';
+  return isHiddenByStyle(el);
+}
+
+function labelledByText(el, ctx) {
+  const parts = [];
+  for (const ref of idRefs(el, 'aria-labelledby')) {
+    const text = textAlternative(ref, { visited: ctx.visited, labelRoot: ref }, true).text;
+    ctx.visited.add(ref);
+    if (text) parts.push(text);
   }
-  return el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') ||
-    (el.localName === 'input' ? el.value : '');
+  return parts.join(' ');
+}
+
+function tooltip(el) {
+  const title = el.getAttribute('title');
+  if (!title || !title.trim()) return '';
+  // A title that repeats the element's own text is no name of its own.
+  const inner = el.localName === 'input' ? '' : (el.innerText || '');
+  return title.trim() === inner.trim() ? '' : title;
+}
+
+function isNameProhibited(el) {
+  if (isFocusable(el) || el.localName.includes('-')) return false;
+  const role = getRole(el);
+  if (role === null) return el.namespaceURI === HTML_NS && GENERIC_TAGS.has(el.localName);
+  return NAME_PROHIBITED_ROLES.has(role);
+}
+
+// HTML elements without a role of their own that Blink maps to a generic container.
+const GENERIC_TAGS = new Set(['b', 'bdi', 'bdo', 'big', 'center', 'cite', 'data', 'font', 'i', 'kbd',
+  'q', 'rp', 'rt', 's', 'samp', 'small', 'strike', 'tt', 'u', 'var', 'pre', 'picture']);
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// ---- embedded controls (2C/2E)
+
+function isTextField(el) {
+  if (el.localName === 'textarea') return true;
+  if (el.localName === 'input') {
+    const role = getRole(el);
+    return role === 'textbox' || role === 'searchbox' || role === 'combobox';
+  }
+  const role = getRole(el);
+  return role === 'textbox' || role === 'searchbox';
+}
+
+// The value an embedded control lends to the name of the widget it sits in, or null.
+function embeddedValue(el) {
+  if (isTextField(el)) {
+    if (el.localName === 'input' || el.localName === 'textarea') return el.value;
+    return el.isContentEditable ? el.innerText : el.textContent;
+  }
+  const role = getRole(el);
+  if (RANGE_ROLES.has(role)) return rangeValue(el);
+  if (role === 'combobox' || role === 'listbox') return selectedOptionsText(el);
+  return null;
+}
+
+function rangeValue(el) {
+  const valueText = el.getAttribute('aria-valuetext');
+  if (valueText !== null) return valueText;
+  const now = el.getAttribute('aria-valuenow');
+  if (now !== null && now.trim() && Number.isFinite(Number(now))) return String(Number(now));
+  if (['input', 'meter', 'progress'].includes(el.localName) && el.value !== '' &&
+      Number.isFinite(Number(el.value))) return String(Number(el.value));
+  return null;
+}
+
+function selectedOptionsText(el) {
+  if (el.localName === 'select') {
+    return Array.from(el.selectedOptions).map(optionLabel).join(' ');
+  }
+  // An ARIA combobox's options may sit in a listbox it owns rather than contains.
+  const selected = [];
+  for (const root of [el, ...idRefs(el, 'aria-owns')]) {
+    if (root.matches('[role="option"][aria-selected="true"]')) selected.push(root);
+    selected.push(...root.querySelectorAll('[role="option"][aria-selected="true"]'));
+  }
+  return selected.map((option) => accessibleName(option)).join(' ');
+}
+
+function optionLabel(option) {
+  const label = option.getAttribute('label');
+  return label && label.trim() ? label : normalizeSpace(option.text);
+}
+
+// ---- host language (2D, HTML-AAM)
+
+function nativeTextAlternative(el, ctx) {
+  const tag = el.localName;
+  if (tag === 'option' && el.childNodes.length === 1 && el.firstChild.nodeType === 3) {
+    return piece(optionLabel(el), 'contents');
+  }
+  if (tag === 'optgroup') return piece(el.getAttribute('label') || '', 'attribute');
+  if (NAME_LABELABLE_TAGS.has(tag) && el.namespaceURI === HTML_NS && el.labels && el.labels.length) {
+    const text = labelsText(el, ctx).trim();
+    if (text) return piece(text, 'related');
+  }
+  if (tag === 'input') return inputTextAlternative(el);
+  if (tag === 'textarea') return textFieldFallback(el);
+  if (tag === 'img' || tag === 'area') {
+    const alt = el.getAttribute('alt');
+    return alt && alt.trim() ? piece(alt, 'attribute') : null;
+  }
+  if (tag === 'table') return tableCaption(el, ctx);
+  if (tag === 'fieldset') return childNamer(el, 'legend', ctx);
+  if (el.namespaceURI === SVG_NS) return svgTitle(el);
+  if (isTextField(el)) return textFieldFallback(el);
+  return null;
 }
 
 function labelsText(el, ctx) {
-  const labels = el.labels ? Array.from(el.labels) : [];
-  if (!labels.length) return '';
-  return labels.map((label) => textAlternative(label, {
-    visited: new Set([el]), root: ctx.root, includeHidden: ctx.includeHidden,
-    inLabelledBy: ctx.inLabelledBy, recursing: true,
-  }).trim()).filter(Boolean).join(' ');
+  const parts = [];
+  for (const label of el.labels) {
+    if (ctx.visited.has(label) && !ctx.labelRoot) continue;
+    const text = textAlternative(label, ctx, true).text;
+    ctx.visited.add(label);
+    if (text) parts.push(text);
+  }
+  return parts.join(' ');
 }
 
-// HTML-AAM rules; returns null when the element has no host-language label.
-function hostLanguageName(el, ctx) {
-  switch (el.localName) {
-    case 'input': {
-      const type = (el.getAttribute('type') || 'text').toLowerCase();
-      if (type === 'hidden') return '';
-      if (type === 'button' || type === 'submit' || type === 'reset') {
-        const value = el.getAttribute('value');
-        if (value !== null && value.trim()) return value;
-        const labels = labelsText(el, ctx);
-        if (labels) return labels;
-        if (type === 'submit') return 'Submit';
-        if (type === 'reset') return 'Reset';
-        return null;
-      }
-      if (type === 'image') {
-        const alt = el.getAttribute('alt');
-        if (alt !== null && alt.trim()) return alt;
-        const value = el.getAttribute('value');
-        if (value && value.trim()) return value;
-        const title = el.getAttribute('title');
-        if (title && title.trim()) return title;
-        return 'Submit';
-      }
-      const labels = labelsText(el, ctx);
-      if (labels) return labels;
-      if (el === ctx.root || !ctx.recursing) {
-        const title = el.getAttribute('title');
-        if (title && title.trim()) return title;
-        const placeholder = el.getAttribute('placeholder');
-        if (placeholder && placeholder.trim()) return placeholder;
-      }
-      return null;
+function inputTextAlternative(el) {
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  if (type === 'button' || type === 'submit' || type === 'reset') {
+    // A value attribute is the name even when empty; otherwise the button's default label.
+    if (el.hasAttribute('value')) return { text: el.value, from: 'value', final: true };
+    if (type === 'submit') return piece('Submit', 'contents');
+    if (type === 'reset') return piece('Reset', 'contents');
+    return null;
+  }
+  if (type === 'image') {
+    const alt = el.getAttribute('alt');
+    if (alt && alt.trim()) return piece(alt, 'attribute');
+    if (el.hasAttribute('value')) return { text: el.getAttribute('value'), from: 'attribute', final: true };
+    return piece(tooltip(el) || 'Submit', 'attribute');
+  }
+  if (type === 'file') return piece(el.multiple ? 'Choose Files' : 'Choose File', 'contents');
+  if (TEXT_CONTROL_TYPES.has(type) || isTextField(el)) return textFieldFallback(el);
+  return null;
+}
+
+// Text fields end their search with title, placeholder, then aria-placeholder.
+function textFieldFallback(el) {
+  const title = tooltip(el);
+  if (title) return piece(title, 'title');
+  const placeholder = (el.getAttribute('placeholder') || '').replace(/[\r\n]/g, '');
+  if (placeholder && (el.localName === 'input' || el.localName === 'textarea')) {
+    return { text: placeholder, from: 'placeholder', final: true };
+  }
+  const ariaPlaceholder = el.getAttribute('aria-placeholder');
+  return { text: ariaPlaceholder || '', from: 'placeholder', final: true };
+}
+
+function tableCaption(el, ctx) {
+  const caption = el.caption;
+  if (caption) {
+    const text = textAlternative(caption, ctx, true).text;
+    if (text) return piece(text, 'caption');
+  }
+  const summary = el.getAttribute('summary');
+  return summary !== null ? piece(summary, 'attribute') : null;
+}
+
+function childNamer(el, tag, ctx) {
+  const child = Array.from(el.children).find((c) => c.localName === tag);
+  if (!child || ctx.visited.has(child)) return null;
+  return piece(textAlternative(child, ctx, true).text, 'related');
+}
+
+// SVG-AAM: a <title> child names its parent; a <use> takes the title of what it shows.
+function svgTitle(el) {
+  let title = Array.from(el.children).find((c) => c.localName === 'title');
+  if (!title && el.localName === 'use') {
+    const href = el.getAttribute('href') || el.getAttribute('xlink:href') || '';
+    const target = href.startsWith('#') ? getElementByIdInScope(el, href.slice(1)) : null;
+    if (target) title = Array.from(target.children).find((c) => c.localName === 'title');
+  }
+  if (title && title.textContent) return piece(title.textContent, 'related');
+  if (el.localName === 'a') {
+    const xlinkTitle = el.getAttribute('xlink:title');
+    if (xlinkTitle) return piece(xlinkTitle, 'attribute');
+  }
+  return null;
+}
+
+// ---- name from content (2F)
+
+function includesContent(el, ctx, recursive) {
+  if (!ctx.labelRoot && !supportsNameFromContent(el, recursive)) return false;
+  if (el.localName === 'select') return false;
+  return !isTextField(el) || ctx.labelRoot === el;
+}
+
+function supportsNameFromContent(el, recursive) {
+  const role = getRole(el);
+  if (el.localName === 'details' && role === 'group') return recursive;
+  if (CONTENT_NAME_ROLES.has(role)) return true;
+  // A row names itself only inside a grid, but any row lends its cells' text.
+  if (role === 'row') {
+    return recursive || !!closestComposed(composedParent(el), (a) => ['grid', 'treegrid'].includes(getRole(a)));
+  }
+  if (NO_CONTENT_ROLES.has(role) && !(role === 'table' && !isDataTable(el))) return false;
+  if (el === document.body || el === document.documentElement) return false;
+  // Everything else lends its content to an ancestor's name but has none of its own.
+  return recursive;
+}
+
+// Blink tells data tables from layout tables; only layout tables lend their content.
+function isDataTable(el) {
+  if (el.localName !== 'table' || el.hasAttribute('role')) return true;
+  if (el.caption || el.tHead || el.tFoot || el.hasAttribute('summary')) return true;
+  return !!el.querySelector('th, colgroup, col, td[headers], td[scope], td[abbr]');
+}
+
+// The children the accessibility tree gives an element: ::before, the flat-tree children
+// (shadow tree or slotted nodes), elements it aria-owns, ::after.
+function nameChildren(el) {
+  const children = [];
+  const before = pseudoPiece(el, '::before');
+  if (before) children.push(before);
+  const owned = ownedElements();
+  for (const child of accessibleChildren(el)) {
+    if (!owned.has(child)) children.push(child);
+  }
+  for (const ref of idRefs(el, 'aria-owns')) children.push(ref);
+  const after = pseudoPiece(el, '::after');
+  if (after) children.push(after);
+  return children;
+}
+
+const ownedCache = taskScopedMap();
+
+// Elements some other element claims through aria-owns: they belong to their owner.
+function ownedElements() {
+  let owned = ownedCache.get(document);
+  if (!owned) {
+    owned = new Set();
+    for (const owner of document.querySelectorAll('[aria-owns]')) {
+      for (const ref of idRefs(owner, 'aria-owns')) owned.add(ref);
     }
-    case 'textarea': case 'select': case 'meter': case 'progress': case 'output': {
-      const labels = labelsText(el, ctx);
-      if (labels) return labels;
-      if (el.localName === 'textarea') {
-        const title = el.getAttribute('title');
-        if (title && title.trim()) return title;
-        return el.getAttribute('placeholder');
+    ownedCache.set(document, owned);
+  }
+  return owned;
+}
+
+// Blink's TextFromDescendants: the text of each child in Blink's tree, with a space
+// between two children unless they share one line of inline content. Elements Blink
+// leaves out of its tree (plain generic wrappers) are looked through, so the spacing
+// is decided between the texts, images and named elements on either side.
+function contentText(el, ctx) {
+  if (LEAF_TAGS.has(el.localName)) return '';
+  const run = { text: '', previous: null, lastFrom: 'none' };
+  appendChildren(el, ctx, run, false);
+  return run.text;
+}
+
+// `textHidden`: el is hidden by visibility, so only descendants made visible again count.
+function appendChildren(el, ctx, run, textHidden) {
+  for (const child of nameChildren(el)) {
+    if (ctx.visited.size > MAX_VISITED_ELEMENTS) return;
+    if (child.nodeType === 1 && !(child instanceof PseudoChild)) {
+      if (isVisibilityHidden(child, ctx)) {
+        appendChildren(child, ctx, run, true);
+        continue;
       }
-      return null;
+      if (!isHiddenForName(child, ctx, true) && isLeftOutOfTree(child)) {
+        appendChildren(child, ctx, run, false);
+        continue;
+      }
+    } else if (textHidden) {
+      continue;
     }
-    case 'button': return labelsText(el, ctx) || null;
-    case 'img': case 'area': {
-      const alt = el.getAttribute('alt');
-      return alt !== null && alt.trim() ? alt : null;
-    }
-    case 'fieldset': return childContent(el, 'legend', ctx);
-    case 'figure': return childContent(el, 'figcaption', ctx);
-    case 'table': return childContent(el, 'caption', ctx);
-    case 'svg': {
-      const title = Array.from(el.children).find((c) => c.localName === 'title');
-      return title ? title.textContent : null;
-    }
-    case 'optgroup': return el.getAttribute('label');
-    case 'option': return el.getAttribute('label') || null;
-    case 'iframe': case 'frame': return el.getAttribute('title');
-    default: return null;
+    const item = childPiece(child, ctx);
+    if (item) appendPiece(run, item);
   }
 }
 
-function childContent(el, tag, ctx) {
-  const child = Array.from(el.children).find((c) => c.localName === tag);
-  if (!child) return null;
-  return textAlternative(child, { ...ctx, visited: new Set([el]), recursing: true });
+function appendPiece(run, { part, layout }) {
+  if (part.text && run.previous && run.text && !HTML_SPACE.test(run.text[run.text.length - 1]) &&
+      !HTML_SPACE.test(part.text[0]) && needsSpace(run.previous, layout, run.lastFrom, part.from)) {
+    run.text += ' ';
+  }
+  run.text += part.text;
+  run.previous = layout;
+  if (part.text) run.lastFrom = part.from;
 }
 
-// Chromium names an otherwise unnamed text field from aria-placeholder.
-function fallbackName(el) {
-  return el.getAttribute('aria-placeholder') || '';
+// Hidden by visibility alone, which a descendant can undo (display:none and aria-hidden
+// hide the whole subtree).
+function isVisibilityHidden(el, ctx) {
+  if (ctx.labelRoot && !isRendered(ctx.labelRoot)) return false;
+  const style = styleOf(el);
+  return style.visibility !== 'visible' && style.display !== 'none' &&
+    el.getAttribute('aria-hidden') !== 'true';
 }
 
-function pseudoText(el, pseudo) {
-  const content = getComputedStyle(el, pseudo).content;
-  if (!content || content === 'none' || content === 'normal') return '';
-  // Alternative text after a slash wins (content: "x" / "alt").
-  const slash = content.lastIndexOf('" / "');
-  const source = slash >= 0 ? content.slice(slash + 4) : content;
+// Plain wrappers Blink keeps out of its accessibility tree: generic or presentational
+// elements with nothing that names, focuses or positions them, and unnamed <svg>.
+function isLeftOutOfTree(el) {
+  if (el.localName === 'slot') return true;
+  const role = getRole(el);
+  // Presentational elements only pass their content on (conflicts were resolved by getRole).
+  if (role === 'none' || role === 'presentation') return true;
+  const generic = role === 'generic' ||
+    (role === null && ((el.namespaceURI === HTML_NS && GENERIC_TAGS.has(el.localName)) ||
+      el.localName.includes('-') || isUnnamedSvg(el)));
+  if (!generic || isFocusable(el)) return false;
+  // Generated content is an object of its own, parented by its element.
+  if (hasPseudo(el, '::before') || hasPseudo(el, '::after')) return false;
+  if (['aria-label', 'aria-labelledby', 'aria-describedby', 'title'].some((a) => el.hasAttribute(a))) {
+    return false;
+  }
+  const style = styleOf(el);
+  return style.display !== 'contents' && style.position !== 'absolute' && style.position !== 'fixed';
+}
+
+function isUnnamedSvg(el) {
+  return el.namespaceURI === SVG_NS && el.localName === 'svg' &&
+    !Array.from(el.children).some((c) => c.localName === 'title');
+}
+
+// One child's contribution and its layout, or null when the child is not in the tree.
+function childPiece(child, ctx) {
+  if (child instanceof PseudoChild) return { part: child.part, layout: child.layout };
+  if (child.nodeType === 3) {
+    ctx.visited.add(child);
+    if (!/[^ \t\n\f\r]/.test(child.data)) {
+      return isRelevantWhitespace(child) ? { part: piece(' ', 'contents'), layout: textLayout(child) } : null;
+    }
+    return { part: piece(renderedText(child), 'contents'), layout: textLayout(child) };
+  }
+  if (child.nodeType !== 1 || isHiddenForName(child, ctx, true)) return null;
+  const part = ctx.visited.has(child) && !ctx.labelRoot ? NOTHING : textAlternative(child, ctx, true, true);
+  return { part, layout: elementLayout(child) };
+}
+
+// ---- layout, as far as name spacing depends on it: two pieces abut only when both are
+// inline, neither is an atomic inline (inline-block, image, widget), and they sit in the
+// same block container.
+
+function elementLayout(el) {
+  const display = styleOf(el).display;
+  const svgInner = el.namespaceURI === SVG_NS && el.localName !== 'svg';
+  const inline = !svgInner && (display.startsWith('inline') || display.startsWith('ruby'));
+  const replaced = REPLACED_TAGS.has(el.localName) || (el.namespaceURI === SVG_NS && el.localName === 'svg');
+  const atomic = inline && (display !== 'inline' || replaced);
+  return {
+    node: el,
+    boxed: display !== 'contents',
+    inline,
+    atomic,
+    flow: atomic ? el : blockContainer(composedParent(el)),
+    control: (FORM_CONTROL_TAGS.has(el.localName) && el.type !== 'hidden') || CONTROL_ROLES.has(getRole(el)),
+  };
+}
+
+function textLayout(node) {
+  const parent = node.assignedSlot || node.parentElement || (node.parentNode && node.parentNode.host);
+  let flow = parent ? blockContainer(parent) : null;
+  // Text directly in a flex or grid container is wrapped in an anonymous block of its own.
+  if (flow === parent && parent && /flex|grid/.test(styleOf(parent).display)) flow = node;
+  return { node, boxed: true, inline: true, atomic: false, flow, control: false };
+}
+
+const blockContainerCache = taskScopedMap();
+
+// The nearest ancestor-or-self that lays out as a block container (not inline, not
+// display:contents): where an inline piece's line box lives.
+function blockContainer(el) {
+  if (!el) return null;
+  let found = blockContainerCache.get(el);
+  if (found === undefined) {
+    const display = styleOf(el).display;
+    found = display === 'inline' || display === 'contents' || display.startsWith('ruby')
+      ? blockContainer(composedParent(el)) : el;
+    blockContainerCache.set(el, found);
+  }
+  return found;
+}
+
+const SEPARATED_FROM = new Set(['attribute', 'caption', 'cssalt', 'placeholder', 'related', 'title', 'value']);
+
+function needsSpace(previous, next, lastFrom, nextFrom) {
+  if (!previous.boxed || !next.boxed || !previous.inline || !next.inline) return true;
+  if (previous.flow !== next.flow || previous.atomic || next.atomic) return true;
+  if (SEPARATED_FROM.has(lastFrom) || SEPARATED_FROM.has(nextFrom)) return true;
+  if (previous.control || next.control) return true;
+  return blockInInline(previous.node, next.node);
+}
+
+// A block inside the inline content between two pieces breaks the line (a hidden <p>
+// between two words still does).
+function blockInInline(from, to) {
+  if (!from || !to) return false;
+  let budget = 200;
+  for (let node = nextInPreOrder(from, false); node && node !== to && --budget > 0;) {
+    if (node.nodeType === 1) {
+      const style = styleOf(node);
+      if (style.display === 'none') {
+        node = nextInPreOrder(node, true);
+        continue;
+      }
+      if (!/^(inline|contents|ruby)/.test(style.display) && style.position !== 'absolute' &&
+          style.position !== 'fixed' && style.float === 'none') return true;
+      // An atomic inline's inside is a line layout of its own.
+      if (style.display !== 'inline' && style.display !== 'contents') {
+        node = nextInPreOrder(node, true);
+        continue;
+      }
+    }
+    node = nextInPreOrder(node, false);
+  }
+  return false;
+}
+
+function nextInPreOrder(node, skipChildren) {
+  if (!skipChildren && node.firstChild) return node.firstChild;
+  for (let cur = node; cur; cur = cur.parentNode) {
+    if (cur.nextSibling) return cur.nextSibling;
+  }
+  return null;
+}
+
+// ---- rendered text
+
+function renderedText(node) {
+  const parent = node.parentElement || (node.parentNode && node.parentNode.host);
+  if (!parent) return node.data;
+  const style = styleOf(parent);
+  const collapse = style.whiteSpaceCollapse || style.whiteSpace;
+  const text = /preserve|pre|break-spaces/.test(collapse) ? node.data : node.data.replace(/[ \t\n\f\r]+/g, ' ');
+  return transformText(text, style.textTransform);
+}
+
+const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
+
+function transformText(text, transform) {
+  switch (transform) {
+    case 'uppercase': return text.toUpperCase();
+    case 'lowercase': return text.toLowerCase();
+    case 'capitalize': {
+      let out = '';
+      for (const { segment } of wordSegmenter.segment(text)) {
+        out += segment.charAt(0).toUpperCase() + segment.slice(1);
+      }
+      return out;
+    }
+    default: return text;
+  }
+}
+
+// ::before / ::after content as a child of its element, or null when there is none.
+function pseudoPiece(el, which) {
+  const style = getComputedStyle(el, which);
+  const content = style.content;
+  if (!content || content === 'none' || content === 'normal' || style.display === 'none') return null;
+  if (style.visibility !== 'visible') return null;
+  const slash = splitAltText(content);
+  const strings = cssStrings(el, slash ? slash.alt : content);
+  const part = slash ? piece(strings, 'cssalt') : piece(transformText(strings, style.textTransform), 'contents');
+  const inline = style.display.startsWith('inline');
+  const atomic = inline && style.display !== 'inline';
+  return new PseudoChild(part, {
+    node: null, boxed: true, inline, atomic, flow: atomic ? part : blockContainer(el), control: false,
+  });
+}
+
+// ::before / ::after as a child in name computation, and as a neighbour of whitespace.
+class PseudoChild {
+  constructor(part, layout) {
+    this.part = part;
+    this.layout = layout;
+  }
+}
+
+class PseudoRef {
+  constructor(el, which) {
+    this.el = el;
+    this.which = which;
+  }
+}
+
+// `content: "x" / "alt"`: the text after the slash is the alternative text.
+function splitAltText(content) {
+  let quote = null;
+  for (let i = 0; i < content.length; i++) {
+    const c = content[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '/') {
+      return { content: content.slice(0, i), alt: content.slice(i + 1) };
+    }
+  }
+  return null;
+}
+
+// The text of a computed `content` value: its strings and attr() values. Counters,
+// quotes and images (whose url() strings are addresses, not text) carry none.
+function cssStrings(el, value) {
   let out = '';
-  const re = /"((?:[^"\\]|\\.)*)"/g;
+  const re = /(?:url|image-set|-webkit-image-set)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^)\s]+)\s*\)/g;
   let m;
-  while ((m = re.exec(source))) out += m[1].replace(/\\(.)/g, '$1');
+  while ((m = re.exec(value))) {
+    if (m[3]) out += el.getAttribute(m[3]) || '';
+    else if (m[1] !== undefined || m[2] !== undefined) out += unescapeCss(m[1] !== undefined ? m[1] : m[2]);
+  }
   return out;
 }
 
-function isInlineDisplay(el) {
-  const display = styleOf(el).display;
-  return display.startsWith('inline') || display === 'contents' || display === 'none';
+function unescapeCss(text) {
+  return text.replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g, (_, hex, ch) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch));
 }
 
-function contentText(el, ctx) {
-  const child = { ...ctx, recursing: true };
-  let text = pseudoText(el, '::before');
-  for (const node of accessibleChildren(el)) {
-    if (node.nodeType === 3) {
-      text += node.data;
-    } else if (node.nodeType === 1) {
-      if (node.localName === 'br') { text += ' '; continue; }
-      const part = textAlternative(node, child);
-      text += isInlineDisplay(node) ? part : ` ${part} `;
-    }
-  }
-  text += pseudoText(el, '::after');
-  return text;
+// ---- whitespace-only text: kept in Blink's tree only between two pieces of inline
+// content that would otherwise run together (Blink's IsLayoutTextRelevantForAccessibility).
+
+function isRelevantWhitespace(node) {
+  if (!hasWhitespaceBox(node)) return false;
+  const prev = previousAbsolute(node);
+  const next = nextAbsolute(node);
+  if (!prev || !next) return false;
+  if (canIgnoreSpaceNextTo(prev, false, 0) || canIgnoreSpaceNextTo(next, true, 0)) return false;
+  const box = enclosingBox(node);
+  if (prev.nodeType === 3 && enclosingBox(prev) !== box) return false;
+  if (next.nodeType === 3 && enclosingBox(next) !== box) return false;
+  return true;
 }
+
+// Whether Blink gives whitespace-only text a layout object (Text::TextLayoutObjectIsNeeded).
+function hasWhitespaceBox(node) {
+  const parent = node.parentElement;
+  if (!parent) return false;
+  const style = styleOf(parent);
+  if (/pre|break-spaces|preserve-breaks/.test(style.whiteSpaceCollapse || style.whiteSpace)) return true;
+  const layoutParent = closestComposed(parent, (e) => styleOf(e).display !== 'contents') || parent;
+  const display = styleOf(layoutParent).display;
+  const prev = previousInFlow(node);
+  if (/flex|grid|table(?!-cell|-caption)/.test(display)) {
+    return !!prev && prev.nodeType === 3 && !HTML_SPACE.test(renderedText(prev).slice(-1));
+  }
+  if (!prev) return display === 'inline';
+  if (prev.nodeType === 3) return !HTML_SPACE.test(renderedText(prev).slice(-1));
+  if (prev.localName === 'br') return false;
+  return styleOf(prev).display.startsWith('inline');
+}
+
+// The previous sibling that takes part in the line: no comments, hidden or out-of-flow
+// elements, nor whitespace Blink drops.
+function previousInFlow(node) {
+  for (let sib = node.previousSibling; sib; sib = sib.previousSibling) {
+    if (sib.nodeType === 3) {
+      if (!sib.data) continue;
+      if (/[^ \t\n\f\r]/.test(sib.data)) return sib;
+      return sib; // adjacent whitespace: this one collapses into it
+    }
+    if (sib.nodeType !== 1) continue;
+    const style = styleOf(sib);
+    if (style.display === 'none' || style.position === 'absolute' || style.position === 'fixed' ||
+        style.float !== 'none') continue;
+    return sib;
+  }
+  return null;
+}
+
+// Blink's NodeTraversal::PreviousAbsoluteSiblingIncludingPseudo and
+// NextIncludingPseudoSkippingChildren: the node beside this one, climbing to the parent's
+// siblings at the edges (a parent's ::before / ::after stand at its edges).
+function previousAbsolute(node) {
+  for (let cur = node; cur && cur !== document.documentElement; cur = cur.parentElement) {
+    if (cur.previousSibling) return cur.previousSibling;
+    const parent = cur.parentElement;
+    if (parent && hasPseudo(parent, '::before')) return new PseudoRef(parent, '::before');
+  }
+  return null;
+}
+
+function nextAbsolute(node) {
+  for (let cur = node; cur && cur !== document.documentElement; cur = cur.parentElement) {
+    if (cur.nextSibling) return cur.nextSibling;
+    const parent = cur.parentElement;
+    if (parent && hasPseudo(parent, '::after')) return new PseudoRef(parent, '::after');
+  }
+  return null;
+}
+
+function hasPseudo(el, which) {
+  const style = getComputedStyle(el, which);
+  return !!style.content && style.content !== 'none' && style.content !== 'normal' && style.display !== 'none';
+}
+
+function enclosingBox(node) {
+  const start = node.nodeType === 1 ? node : node.parentElement;
+  return closestComposed(start, (e) => {
+    const display = styleOf(e).display;
+    return display !== 'inline' && display !== 'contents';
+  });
+}
+
+// Blink's CanIgnoreSpaceNextTo: true when the neighbour is read apart anyway (a block,
+// a line break, a space of its own), so this whitespace adds nothing.
+function canIgnoreSpaceNextTo(node, isAfter, depth) {
+  if (node instanceof PseudoRef) {
+    const style = getComputedStyle(node.el, node.which);
+    if (!style.display.startsWith('inline')) return true;
+    const text = cssStrings(node.el, style.content);
+    if (!text) return false;
+    return HTML_SPACE.test(isAfter ? text[0] : text[text.length - 1]);
+  }
+  if (node.nodeType === 3) {
+    if (!/[^ \t\n\f\r]/.test(node.data)) return true;
+    // Leading space after this whitespace collapses into it, so only trailing space counts.
+    return !isAfter && HTML_SPACE.test(node.data[node.data.length - 1]);
+  }
+  if (node.nodeType !== 1) return true;
+  if (depth > 3) return false;
+  const style = styleOf(node);
+  if (style.display === 'none' || style.display === 'contents') return true;
+  if (node.localName === 'br') return !isAfter || !node.hasAttribute('role');
+  if (node.localName === 'img' || (node.localName === 'input' && node.type === 'image')) return false;
+  if (style.display !== 'inline' || REPLACED_TAGS.has(node.localName) || node.namespaceURI !== HTML_NS) return true;
+  if (['cell', 'gridcell', 'columnheader', 'rowheader'].includes(node.getAttribute('role'))) return true;
+  const child = edgeChild(node, isAfter);
+  if (!child) {
+    const adjacent = isAfter ? nextAbsolute(node) : previousAbsolute(node);
+    return !!adjacent && canIgnoreSpaceNextTo(adjacent, isAfter, depth + 1);
+  }
+  return canIgnoreSpaceNextTo(child, isAfter, depth + 1);
+}
+
+// The first (or last) child of an inline element that has a box: its ::before/::after,
+// else a child that is not a comment, hidden, or dropped whitespace.
+function edgeChild(el, first) {
+  const which = first ? '::before' : '::after';
+  if (hasPseudo(el, which)) return new PseudoRef(el, which);
+  for (let c = first ? el.firstChild : el.lastChild; c; c = first ? c.nextSibling : c.previousSibling) {
+    if (c.nodeType === 3 && c.data && (/[^ \t\n\f\r]/.test(c.data) || hasWhitespaceBox(c))) return c;
+    if (c.nodeType === 1 && styleOf(c).display !== 'none') return c;
+  }
+  return null;
+}
+
+// Debug and test entry point: the name, role and visibility primitives for any element
+// (the views only cover controls). Lives in the engine's isolated world only.
+globalThis.__pagelensDebug = { accessibleName, getRole, interactiveRole, isRendered, isVisible };

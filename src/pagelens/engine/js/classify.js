@@ -1,82 +1,318 @@
 /*
- * Page type classification. Rules, first match wins:
+ * Page type classification, from signals a saved page shows even without its CSS and
+ * scripts (text, links, forms, metadata; never layout). Rules, first match wins:
  *
- *  error_page      the title or first heading names an HTTP error, an outage, maintenance or a
- *                  bot check ("404", "Not Found", "Just a moment…") and the page says little
- *                  (< 300 words).
- *  login           exactly one visible password field, at most two other text fields beside
- *                  it, and no second (confirmation) password field.
- *  search_results  a search query is on the page (a filled search field, or a query parameter in
- *                  the URL) and there is a run of result links.
- *  form            a registration form (two password fields), or a visible form of four or more
- *                  fields that dominates a page of little text.
- *  dashboard       "dashboard" in the title/heading, or several metric cards, charts and tables
- *                  beside a side navigation.
- *  app             a working screen: many controls, little prose, app furniture (compose boxes,
- *                  grids, draggable boards, calendars, message lists).
- *  article         long-form prose: ≥ 250 words in paragraphs with low link density.
- *  link_list       many links (≥ 30) making up most of the text.
+ *  error_page      the title or first heading names an HTTP error, an outage, maintenance
+ *                  or a bot check ("404", "Not Found", "Just a moment") and the page says
+ *                  little (< 300 words) and asks for no password.
+ *  article         a strong prose cluster: >= 250 words of running text gathered under one
+ *                  container (see TextStats). Checked this early because articles carry
+ *                  sign-in boxes, comment forms and search fields in their chrome.
+ *  login           a form with exactly one password field (by type, or by its label: some
+ *                  templates type it "email") and at most two other text fields, on a page
+ *                  of modest size (< 800 words: forums and shops put a sign-in box in the
+ *                  header of big pages) whose largest form is not a big one (< 10 fields).
+ *  search_results  a search field holds a query (not a placeholder) and the title repeats it
+ *                  or the page states a result count or "no results".
+ *  form            a registration form (two password fields, or one beside three or more
+ *                  text fields) on a page of < 1000 words, or a password-recovery heading.
+ *  dashboard       two or more charts (canvases or elements named "chart"/"graph"/"plot")
+ *                  and little prose (cluster < 150 words).
+ *  app             a title segment or the main heading names an application screen (inbox,
+ *                  calendar, chat, kanban board, file manager, editor, ...) on a page of
+ *                  >= 20 controls and little prose (cluster < 100 words).
+ *  form            a form of three or more fields dominating a small page (< 600 words,
+ *                  cluster < 150), or a near-empty page (< 60 words) with a form field.
+ *  article         the page declares itself an article (og:type, or schema.org Article,
+ *                  NewsArticle, BlogPosting, ...) and has some prose (a 30-word cluster or
+ *                  150 prose words) or no rendered text at all (built by script).
+ *  generic         a product page (og:type or schema.org Product, or one or two add-to-cart
+ *                  controls): product pages carry long lists of related items.
+ *  link_list       a listing: >= 25 items (rows, list items, cards) that each hold a link and
+ *                  some text, or >= 10 such items on one page of a paginated series
+ *                  (rel=next), or >= 100 links that are most (>= 60 %) of the page's words.
+ *  article         a weaker but concentrated prose cluster: >= 100 words and >= 35 % of all
+ *                  the page's prose.
  *  generic         everything else.
  */
 
-const ERROR_RE = /\b(404|403|410|500|502|503|504|not found|page not found|error|forbidden|unavailable|maintenance|just a moment|attention required|access denied|doesn.t exist|does not exist|went wrong|bad request|unprocessable|not acceptable)\b/i;
-const QUERY_PARAMS = ['q', 'query', 'search', 'p', 'wd', 'text', 'k', 'keywords', 'search_query', 'term', 'kw'];
-const SEARCH_FIELD_RE = /search|query|^q$|^p$|^wd$|^text$|^k$|keyword/i;
+const ERROR_RE = /\b(404|403|410|500|502|503|504|not found|page not found|error|forbidden|unavailable|maintenance|just a moment|attention required|access denied|doesn.t exist|does not exist|went wrong|bad request|unprocessable|not acceptable|right back)\b/i;
+const SEARCH_HINT_RE = /search|query|^q$|^p$|^wd$|^kw$|^k$|^s$|^text$|keyword|such|recherch|busca|cerca|поиск|搜索|検索/i;
+const PASSWORD_HINT_RE = /passw|passwd|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|пароль|密码|パスワード/i;
+const PLACEHOLDER_VALUE_RE = /^(search|suche|suchen|recherche|buscar|cerca|keywords?|enter .*|type .*|find .*|what are you looking for.*)\W*$/i;
+// Result-count and no-result phrases of result pages. Letter lookarounds stand in for \b,
+// which knows only ASCII letters.
+const RESULTS_RE = /(?<!\p{L})((about|ungefähr|environ|circa) )?\d[\d.,]* (results?|ergebnisse|résultats|resultados|risultati|treffer|hits|matches|результат\p{L}*)(?!\p{L})|(?<!\p{L})(results? (for|of)|search results|no results|did not match any|nothing found|ничего не нашлось|keine ergebnisse|ergebnisse für|résultats pour|resultados para|showing \d)|找到约|相关结果|件の検索結果/iu;
+// An application screen named by a whole title segment or the main heading, with at most
+// one more word and an unread count ("Inbox (3) - Mail", "Site | Kanban Board",
+// "Mailbox - Compose"); "Board of Directors" or a shop called "Calendars.com" is not one.
+const APP_RE = /(^|[|\-–—:·] *)(inbox|mailbox|compose|calendar|chat|messages|messenger|kanban|board|file manager|files|my drive|drive|editor|workspace|to-?do|tasks|conversations?)( +[\w-]+)?( *\(\d+\))? *($|[|\-–—:·])/i;
 
-function pageSignals(scan, mainNode, wordCount) {
-  const visibleControls = scan.controls.filter((c) => c.visible);
-  const fields = visibleControls.filter((c) => c.el.localName === 'input' || c.el.localName === 'textarea' ||
-    c.el.localName === 'select' || c.role === 'textbox');
-  const isSearchField = (c) => c.role === 'searchbox' || SEARCH_FIELD_RE.test(c.el.getAttribute('name') || '') ||
-    SEARCH_FIELD_RE.test(c.el.id || '') || !!c.el.closest('[role="search"], search');
-  const passwords = fields.filter((c) => c.el.type === 'password');
-  const textFields = fields.filter((c) => ['textbox', 'searchbox', 'combobox', 'spinbutton', 'date'].includes(c.role) &&
-    c.el.type !== 'password' && !isSearchField(c));
-  const searchFields = fields.filter(isSearchField);
-  const links = visibleControls.filter((c) => c.role === 'link');
-  const url = new URL(location.href);
-  const urlQuery = QUERY_PARAMS.some((p) => (url.searchParams.get(p) || '').trim());
-  const filledSearch = searchFields.some((c) => (c.el.value || c.el.getAttribute('value') || '').trim());
+function metaContent(selector) {
+  const el = document.querySelector(selector);
+  return el ? (el.getAttribute('content') || '').trim().toLowerCase() : '';
+}
 
-  let linkChars = 0;
-  for (const c of links) linkChars += (c.el.textContent || '').length;
-  const bodyText = document.body ? (document.body.innerText || '') : '';
-  let paragraphWords = 0;
-  for (const p of (mainNode || document).querySelectorAll('p')) {
-    if (p.closest('nav, footer, header, aside')) continue;
-    const words = countWords(p.textContent || '');
-    if (words >= 8) paragraphWords += words;
-  }
-  const headingLinks = document.querySelectorAll('h2 a[href], h3 a[href], h4 a[href]').length;
-  return {
-    title: document.title || '',
-    h1: Array.from(document.querySelectorAll('h1')).map((h) => normalizeSpace(h.textContent)).join(' '),
-    wordCount,
-    passwords: passwords.length,
-    textFields: textFields.length,
-    fields: fields.length - searchFields.length,
-    searchQuery: urlQuery || filledSearch,
-    links: links.length,
-    linkDensity: bodyText.length ? Math.min(1, linkChars / bodyText.length) : 0,
-    paragraphWords,
-    headingLinks,
-    controls: visibleControls.length,
-    charts: document.querySelectorAll('canvas, svg.chart, .chart, [class*="chart"]').length,
-    tables: document.querySelectorAll('table').length,
-    hasArticle: !!document.querySelector('article'),
+// schema.org types a page declares about itself (JSON-LD and microdata).
+function declaredTypes() {
+  const types = [];
+  const add = (value) => {
+    if (typeof value === 'string') types.push(value.toLowerCase());
+    else if (Array.isArray(value)) value.forEach(add);
   };
+  const visit = (node, depth) => {
+    if (!node || typeof node !== 'object' || depth > 3) return;
+    if (Array.isArray(node)) { node.forEach((n) => visit(n, depth + 1)); return; }
+    add(node['@type']);
+    if (node['@graph']) visit(node['@graph'], depth + 1);
+    if (node.mainEntity) visit(node.mainEntity, depth + 1);
+  };
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    try { visit(JSON.parse(script.textContent), 0); } catch (e) { /* malformed JSON-LD */ }
+  }
+  for (const el of document.querySelectorAll('[itemscope][itemtype]')) {
+    add((el.getAttribute('itemtype') || '').split('/').pop());
+  }
+  return types;
+}
+
+// What a field says it is: its label, placeholder and title, and the last segment of its
+// name and id (frameworks prefix those with container names such as
+// "ctrlRecoverPassword$UserName", which say nothing about the field itself).
+function fieldHint(control) {
+  const el = control.el;
+  const lastSegment = (value) => (value || '').split(/[$.:[\]_-]+/).filter(Boolean).pop() || '';
+  return [control.name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
+    lastSegment(el.getAttribute('name')), lastSegment(el.getAttribute('id'))].filter(Boolean).join(' ');
+}
+
+function isSearchField(control) {
+  const el = control.el;
+  if (control.role === 'searchbox' || (el.getAttribute('type') || '').toLowerCase() === 'search') return true;
+  if (el.closest('[role="search"], search')) return true;
+  const name = el.getAttribute('name') || '';
+  if (SEARCH_HINT_RE.test(name) || SEARCH_HINT_RE.test(el.getAttribute('id') || '')) return true;
+  const hint = `${el.getAttribute('placeholder') || ''} ${el.getAttribute('aria-label') || ''} ${control.name}`;
+  if (/search|suche|recherch|buscar|поиск|搜索|検索/i.test(hint)) return true;
+  const form = el.form;
+  return !!form && /search|suche|find/i.test(`${form.getAttribute('action') || ''} ${form.getAttribute('id') || ''} ${form.getAttribute('class') || ''}`);
+}
+
+function isPasswordField(control) {
+  const el = control.el;
+  if (el.localName !== 'input') return false;
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  if (type === 'password') return true;
+  return ['', 'text', 'email'].includes(type) && PASSWORD_HINT_RE.test(fieldHint(control));
+}
+
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'date']);
+
+// Visible form fields grouped by their form (fields outside any form share one group).
+function formGroups(scan) {
+  const groups = new Map();
+  for (const control of scan.controls) {
+    if (!control.visible) continue;
+    const el = control.el;
+    const tag = el.localName;
+    const type = (el.getAttribute('type') || '').toLowerCase();
+    const isField = tag === 'select' || tag === 'textarea' ||
+      (tag === 'input' && !['submit', 'button', 'reset', 'image', 'hidden'].includes(type)) ||
+      (control.role === 'textbox' && el.isContentEditable);
+    if (!isField) continue;
+    const form = el.form || el.closest('form');
+    let group = groups.get(form);
+    if (!group) {
+      group = { passwords: 0, text: 0, search: 0, other: 0, filledQuery: '' };
+      groups.set(form, group);
+    }
+    if (isPasswordField(control)) group.passwords++;
+    else if (TEXT_ROLES.has(control.role) && tag !== 'select' && isSearchField(control)) {
+      group.search++;
+      const value = normalizeSpace(el.value || el.getAttribute('value') || '');
+      const placeholder = normalizeSpace(el.getAttribute('placeholder') || '');
+      if (value && !group.filledQuery && value !== placeholder && !PLACEHOLDER_VALUE_RE.test(value)) {
+        group.filledQuery = value;
+      }
+    } else if (TEXT_ROLES.has(control.role) && tag !== 'select') group.text++;
+    else group.other++;
+  }
+  return Array.from(groups.values());
+}
+
+// Chart containers. Only canvases and elements named for a chart count: an unstyled page
+// blows every icon <svg> up to full width, so size says nothing.
+const CHART_NAME_RE = /chart|graph|sparkline|plot/i;
+
+function chartCount() {
+  let count = 0;
+  const named = '[id*="chart" i], [class*="chart" i], [id*="graph" i], [class*="graph" i], [class*="sparkline" i], ' +
+    '[id*="plot" i], [class*="plot" i]';
+  for (const el of document.querySelectorAll(`canvas, div:is(${named}), figure:is(${named}), section:is(${named})`)) {
+    if (el.localName === 'canvas' || CHART_NAME_RE.test(el.getAttribute('id') || '') ||
+        Array.from(el.classList).some((c) => CHART_NAME_RE.test(c) && !/icon/i.test(c))) count++;
+  }
+  return count;
+}
+
+// Items of a listing: the nearest block ancestor of a link that repeats among its
+// siblings (a row, a list item, a card in a grid), with some text of its own (>= 4
+// words, so one-word menu entries do not count). Items are grouped by tag and first
+// class across containers, since grids split their cards into rows. Paragraphs are
+// running text, not items.
+function listingItems(scan, stats) {
+  const repeats = new Map();
+  const isRepeated = (el) => {
+    let flag = repeats.get(el);
+    if (flag === undefined) {
+      let same = 0;
+      const parent = el.parentElement;
+      if (parent) {
+        for (let c = parent.firstElementChild; c && same < 3; c = c.nextElementSibling) {
+          if (c.localName === el.localName) same++;
+        }
+      }
+      flag = same >= 3;
+      repeats.set(el, flag);
+    }
+    return flag;
+  };
+  const groups = new Map();
+  const seen = new Set();
+  for (const control of scan.controls) {
+    if (control.role !== 'link' || !control.visible || stats.chromeOf(control.el)) continue;
+    let item = control.el.parentElement;
+    for (let depth = 0; item && item !== document.body && depth < 6; depth++, item = item.parentElement) {
+      if (!isInlineTag(item.localName) && isRepeated(item)) break;
+    }
+    // A table's item is its row, not a cell of it.
+    if (item && (item.localName === 'td' || item.localName === 'th') && item.parentElement) item = item.parentElement;
+    if (!item || item === document.body || item.localName === 'p' || seen.has(item)) continue;
+    seen.add(item);
+    if (!hasWords(item, 4)) continue;
+    const key = `${item.localName}.${item.classList[0] || ''}`;
+    groups.set(key, (groups.get(key) || 0) + 1);
+  }
+  return Math.max(0, ...groups.values());
+}
+
+// Whether `el` holds at least `min` words, reading its text only as far as needed.
+function hasWords(el, min) {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let words = 0;
+  for (let node = walker.nextNode(); node && words < min; node = walker.nextNode()) words += countWords(node.data);
+  return words >= min;
+}
+
+// Add-to-cart controls, by caption, title or the id/class shops give them. Read from the
+// DOM rather than the scan: image-sprite cart buttons have no box on an unstyled page.
+const CART_RE = /add[-_ ]?to[-_ ]?(cart|bag|basket)|addtocart|buy[-_ ]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir al carrito|aggiungi al carrello|в корзину|加入购物车|カートに入れる/i;
+
+function cartButtons() {
+  let count = 0;
+  for (const el of document.querySelectorAll('a, button, input[type="submit"], input[type="button"], input[type="image"]')) {
+    const hint = `${el.localName === 'a' || el.localName === 'button' ? el.textContent : el.getAttribute('value') || ''} ` +
+      `${el.getAttribute('title') || ''} ${el.getAttribute('alt') || ''} ${el.getAttribute('id') || ''} ${el.getAttribute('class') || ''}`;
+    if (CART_RE.test(hint) && isRendered(el)) count++;
+  }
+  return count;
+}
+
+function visibleHeadingText(levels) {
+  const out = [];
+  for (const h of document.querySelectorAll(levels)) {
+    if (out.length >= 6) break;
+    if (isRendered(h)) out.push(normalizeSpace(h.textContent));
+  }
+  return out.join(' | ');
+}
+
+// Everything the rules look at, measured once. `stats` is the page's TextStats.
+function pageSignals(scan, stats) {
+  const forms = formGroups(scan);
+  let controls = 0, links = 0;
+  for (const c of scan.controls) {
+    if (!c.visible) continue;
+    controls++;
+    if (c.role === 'link') links++;
+  }
+  const query = (forms.find((f) => f.filledQuery) || {}).filledQuery || '';
+  const title = normalizeSpace(document.title);
+  return {
+    title,
+    h1: visibleHeadingText('h1'),
+    headings: visibleHeadingText('h1, h2, h3'),
+    words: stats.words,
+    linkDensity: stats.linkDensity,
+    proseWords: stats.proseWords,
+    topCluster: stats.topCluster,
+    links,
+    controls,
+    forms,
+    query,
+    // Titles of result pages repeat the query, often shortened ("a long query…").
+    queryInTitle: !!query && title.toLowerCase().includes(query.toLowerCase().slice(0, 30)),
+    resultsText: RESULTS_RE.test(stats.sample),
+    charts: chartCount(),
+    listingItems: listingItems(scan, stats),
+    // One page of a paginated series (rel=next), the shape of listings and result pages.
+    paginated: !!document.querySelector('link[rel~="next" i], a[rel~="next" i]'),
+    cart: cartButtons(),
+    ogType: metaContent('meta[property="og:type"]'),
+    declared: declaredTypes(),
+  };
+}
+
+const ARTICLE_TYPES_RE = /^(article|newsarticle|blogposting|reportagenewsarticle|analysisnewsarticle|opinionnewsarticle|reviewnewsarticle|backgroundnewsarticle|techarticle|scholarlyarticle|report|liveblogposting|posting|socialmediaposting)$/;
+
+function declaresArticle(s) {
+  return s.ogType === 'article' || s.declared.some((t) => ARTICLE_TYPES_RE.test(t));
+}
+
+function declaresProduct(s) {
+  return s.ogType.startsWith('product') || s.declared.includes('product');
+}
+
+const RECOVERY_RE = /(forgot|forgotten|reset|recover|lost|request)\w*\W+(\w+\W+){0,2}password|password\W+(reset|recovery)|passwort vergessen|mot de passe oubli|olvid\S* (tu |su )?contraseña|glemt\S* (mitt |ditt )?passord|glömt\S* lösenord/i;
+
+function hasLoginForm(s) {
+  return s.forms.some((f) => f.passwords === 1 && f.text <= 2);
+}
+
+function hasRegistrationForm(s) {
+  return s.forms.some((f) => f.passwords >= 2 || (f.passwords === 1 && f.text >= 3));
+}
+
+// Fields of the largest form, counting an advanced search's own search box.
+function largestForm(s) {
+  let best = 0;
+  for (const f of s.forms) {
+    const fields = f.text + f.other + f.passwords + (f.text + f.other > 0 ? f.search : 0);
+    best = Math.max(best, fields);
+  }
+  return best;
 }
 
 function classifyPage(s) {
   const heading = `${s.title} ${s.h1}`;
-  if (ERROR_RE.test(heading) && s.wordCount < 300 && s.passwords === 0) return 'error_page';
-  if (s.passwords === 1 && s.textFields <= 2) return 'login';
-  if (s.searchQuery && (s.headingLinks >= 3 || s.links >= 10)) return 'search_results';
-  if (s.passwords >= 2) return 'form';
-  if (/dashboard/i.test(heading) || (s.charts >= 3 && s.tables >= 1)) return 'dashboard';
-  if (s.fields >= 4 && s.paragraphWords < 200) return 'form';
-  if (s.paragraphWords >= 250 && s.linkDensity < 0.5) return 'article';
-  if (s.links >= 30 && s.linkDensity > 0.4) return 'link_list';
-  if (s.controls >= 40 && s.paragraphWords < 100) return 'app';
+  const fields = largestForm(s);
+  if (ERROR_RE.test(heading) && s.words < 300 && !s.forms.some((f) => f.passwords)) return 'error_page';
+  if (s.topCluster >= 250) return 'article';
+  if (hasLoginForm(s) && s.words < 800 && fields < 10) return 'login';
+  if (s.query && (s.queryInTitle || s.resultsText)) return 'search_results';
+  if ((hasRegistrationForm(s) && s.words < 1000) || RECOVERY_RE.test(`${s.title} ${s.headings}`)) return 'form';
+  if (s.charts >= 2 && s.topCluster < 150) return 'dashboard';
+  if ((APP_RE.test(s.title) || APP_RE.test(s.h1)) && s.controls >= 20 && s.topCluster < 100) return 'app';
+  if (fields >= 3 && s.words < 600 && s.topCluster < 150) return 'form';
+  if (s.words < 60 && fields >= 1) return 'form';
+  if (declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0)) return 'article';
+  if (declaresProduct(s) || (s.cart >= 1 && s.cart <= 2)) return 'generic';
+  if (isListing(s)) return 'link_list';
+  if (s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords) return 'article';
   return 'generic';
+}
+
+function isListing(s) {
+  return s.listingItems >= 25 || (s.listingItems >= 10 && s.paginated) ||
+    (s.links >= 100 && s.linkDensity >= 0.6);
 }

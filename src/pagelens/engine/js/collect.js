@@ -32,6 +32,7 @@ class PageScan {
 }
 
 function scanPage(deadline) {
+  resetCaptureCaches();
   const scan = new PageScan();
   const root = document.documentElement;
   if (!root) return scan;

@@ -1,19 +1,17 @@
 // DOM traversal that pierces open shadow roots. Closed roots cannot be reached from
 // script; they are counted by the browser layer through CDP.
 
-function parentOf(node) {
-  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
-  if (node.assignedSlot) return node.assignedSlot;
-  return node.parentElement;
-}
-
 // Light-tree parent, crossing shadow boundaries (but not into slots): used for
-// landmarks and hiding ancestors, which follow the composed tree in Chromium.
+// landmarks and hiding ancestors, which follow the composed tree in Chromium. Every
+// ancestor walk goes through here, so the common case is answered first: only a child
+// of a host with an open shadow root can be assigned to a slot (assignedSlot is null
+// for slots in closed roots).
 function composedParent(el) {
-  if (el.assignedSlot) return el.assignedSlot;
   const parent = el.parentNode;
-  if (parent instanceof ShadowRoot) return parent.host;
-  return parent && parent.nodeType === 1 ? parent : null;
+  if (!parent) return null;
+  if (parent.nodeType === 1) return (parent.shadowRoot && el.assignedSlot) || parent;
+  if (parent.nodeType === 11 && parent.host) return parent.host; // a shadow root
+  return null;
 }
 
 function closestComposed(el, predicate) {
@@ -79,4 +77,43 @@ function idRefs(el, attr) {
     if (ref) out.push(ref);
   }
   return out;
+}
+
+// `el.labels`, without its cost: Chromium answers it by walking the element's whole
+// tree (per element, so a page of inputs took quadratic time). The label[for] elements
+// are indexed once per run, and wrapping labels found among the ancestors; each
+// candidate is confirmed by `label.control`, which is cheap. Same result, same order.
+const LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
+
+function labelsOf(el) {
+  if (!LABELABLE_TAGS.has(el.localName)) return el.labels ? Array.from(el.labels) : [];
+  if (el.localName === 'input' && el.type === 'hidden') return [];
+  const index = labelIndex(el.getRootNode());
+  const found = [];
+  if (el.id) for (const label of index.byFor.get(el.id) || []) if (label.control === el) found.push(label);
+  if (index.wrapping) {
+    for (let cur = el.parentElement; cur; cur = cur.parentElement) {
+      if (cur.localName === 'label' && !cur.hasAttribute('for') && cur.control === el) found.push(cur);
+    }
+  }
+  if (found.length < 2) return found;
+  // A for= label can also wrap its control: keep each once, in tree order.
+  return Array.from(new Set(found)).sort((a, b) =>
+    (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+}
+
+function labelIndex(root) {
+  const cache = captureCache('labels');
+  let index = cache.get(root);
+  if (!index) {
+    const byFor = new Map();
+    for (const label of root.querySelectorAll('label[for]')) {
+      const id = label.getAttribute('for');
+      if (!byFor.has(id)) byFor.set(id, []);
+      byFor.get(id).push(label);
+    }
+    index = { byFor, wrapping: !!root.querySelector('label:not([for])') };
+    cache.set(root, index);
+  }
+  return index;
 }

@@ -1,13 +1,41 @@
 // Stable element ids ("tag & freeze", 004 §6.3): `data-llm-id` is stamped once per
 // element and kept across captures; an id is never handed to a second element while
-// its first is still in the document. A control that a re-render replaced by an
-// identical one (same role, name and target, unique on the page) inherits its id.
+// its first is still in the document.
+//
+// A re-render can replace an element by an identical one. The new element keeps the
+// id when it is the same control by content: its identity key (role, name, target and
+// the text around it) equals the one its id was last seen with. That covers
+//  - a copied attribute (`list.innerHTML = list.innerHTML`, a clone of a removed node),
+//    taken over only when the copy still shows the same content, and
+//  - a fresh element without the attribute (a list rendered again from data), which
+//    inherits the id of the gone element whose key it shares, when that key was unique.
+// The surrounding text keeps a removed row's "Delete" button id off another row's
+// "Delete" button. Links also match by their URL alone, so a re-rendered navigation
+// keeps its ids when only its neighbours changed.
 
-const idState = { next: 1, owners: new Map(), bySignature: new Map(), adopted: false };
+const MAX_CONTEXT_LEVELS = 6;
+const MAX_REMEMBERED_KEYS = 50000;
 
-// Ids stamped by an earlier world (the page navigated within the same document, or the
-// browser layer recreated its world) are adopted rather than renumbered.
+const idState = {
+  next: 1,
+  owners: new Map(), // id -> WeakRef(element)
+  keyOfId: new Map(), // id -> identity key the id was last stamped with
+  byKey: new Map(), // identity key, unique in the last capture it was seen in -> id
+  adopted: false,
+  capture: null, // while stamping: text hashes and the keys stamped so far
+};
+
+// ---- capture lifecycle: stampIds calls adoptExistingIds first and rememberSignatures
+// once every control is stamped.
+
+// A capture begins: adopt ids stamped by an earlier world (the page navigated within
+// the same document, or the browser layer recreated its world) rather than renumber them.
 function adoptExistingIds(shadowRoots) {
+  idState.capture = { texts: new Map(), stamped: [] };
+  adoptIds(shadowRoots);
+}
+
+function adoptIds(shadowRoots) {
   if (idState.adopted) return;
   idState.adopted = true;
   for (const root of [document, ...shadowRoots]) {
@@ -21,47 +49,147 @@ function adoptExistingIds(shadowRoots) {
   }
 }
 
+// Remember, for the next capture, which id each key had where the key was unique. The
+// scan's own signatures (the argument) are folded into the identity keys already.
+function rememberSignatures() {
+  const capture = idState.capture;
+  if (!capture) return;
+  const ids = new Map();
+  for (const { keys, id } of capture.stamped) {
+    for (const key of keys) ids.set(key, ids.has(key) ? null : id);
+  }
+  for (const [key, id] of ids) {
+    if (id === null) idState.byKey.delete(key); // ambiguous now: inherit nothing
+    else idState.byKey.set(key, id);
+  }
+  // Texts change between captures: ids stamped later (scroll containers, the action
+  // layer) hash them afresh.
+  idState.capture = null;
+  if (idState.byKey.size > MAX_REMEMBERED_KEYS) forgetGoneKeys();
+}
+
+function forgetGoneKeys() {
+  for (const [key, id] of idState.byKey) {
+    if (!isLive(id)) idState.byKey.delete(key);
+  }
+}
+
+// ---- identity keys
+
+// Identity keys look at the start of a text only: enough to tell rows apart, and
+// hashing stays cheap on huge containers.
+const KEY_TEXT_CHARS = 256;
+
+// A whitespace-insensitive hash of a text's first KEY_TEXT_CHARS visible characters.
+class TextHash {
+  constructor() {
+    this.hash = 0x811c9dc5;
+    this.count = 0;
+  }
+  add(text) {
+    for (let i = 0; i < text.length && this.count < KEY_TEXT_CHARS; i++) {
+      const c = text.charCodeAt(i);
+      if (c <= 32 || c === 160) continue;
+      this.hash = Math.imul(this.hash ^ c, 0x01000193);
+      this.count++;
+    }
+  }
+  key() {
+    return `${this.count}:${(this.hash >>> 0).toString(36)}`;
+  }
+}
+
+function textHash(text) {
+  const hash = new TextHash();
+  hash.add(text);
+  return hash.key();
+}
+
+function textKeyOf(el) {
+  const texts = idState.capture ? idState.capture.texts : new Map();
+  let key = texts.get(el);
+  if (key === undefined) {
+    key = textHash(el.textContent || '');
+    texts.set(el, key);
+  }
+  return key;
+}
+
+// The text around an element: that of its nearest ancestor showing more than the
+// element itself and its label (the row, card or list item it belongs to).
+function contextOf(el, name) {
+  const own = textKeyOf(el);
+  const label = textHash(name);
+  let cur = composedParent(el);
+  for (let level = 0; cur && level < MAX_CONTEXT_LEVELS; level++, cur = composedParent(cur)) {
+    const text = textKeyOf(cur);
+    if (text !== own && text !== label) return text;
+  }
+  return '';
+}
+
+// A link's URL identifies it when it is a real destination (not "#" or a script).
+function linkTarget(el) {
+  const href = el.getAttribute('href');
+  if (!href || href.startsWith('#') || /^\s*javascript:/i.test(href)) return '';
+  return href;
+}
+
+function identityKeys(el) {
+  const role = getRole(el) || el.localName;
+  const name = accessibleName(el);
+  const href = el.getAttribute('href') || '';
+  const own = [role, name, href, el.getAttribute('name') || '', el.getAttribute('type') || '',
+    el.id || '', contextOf(el, name)].join('\u0001');
+  const target = linkTarget(el);
+  return target ? [own, ['link', role, name, target].join('\u0001')] : [own];
+}
+
+// ---- ids
+
 function ownerOf(id) {
   const ref = idState.owners.get(id);
   return ref ? ref.deref() : undefined;
 }
 
-function assignId(el, id) {
-  el.setAttribute(ID_ATTR, id);
-  idState.owners.set(id, new WeakRef(el));
+function isLive(id) {
+  const owner = ownerOf(id);
+  return !!owner && owner.isConnected;
+}
+
+function assignId(el, id, keys) {
+  if (el.getAttribute(ID_ATTR) !== id) el.setAttribute(ID_ATTR, id);
+  if (ownerOf(id) !== el) idState.owners.set(id, new WeakRef(el));
+  idState.keyOfId.set(id, keys[0]);
+  if (idState.capture) idState.capture.stamped.push({ keys, id });
   return id;
 }
 
-function stableId(el, signature) {
+// The id of `el`, stamping one when needed. (The scan's signature argument is kept for
+// its callers; the identity keys computed here include everything it holds.)
+function stableId(el, _signature) {
+  const keys = identityKeys(el);
   const current = el.getAttribute(ID_ATTR);
   if (current !== null) {
-    const owner = ownerOf(current);
-    if (owner === el) return current;
-    // Copied from an element that is gone (e.g. a cloned template): take it over.
-    if (!owner || !owner.isConnected) return assignId(el, current);
-    // Otherwise cloneNode copied a live element's id: this element needs its own.
+    if (ownerOf(current) === el) return assignId(el, current, keys);
+    // A copy of a gone element's attribute, still showing the same content.
+    if (!isLive(current) && idState.keyOfId.get(current) === keys[0]) return assignId(el, current, keys);
+    // Otherwise it was copied from a live element (cloneNode), or its content changed.
   }
-  if (signature) {
-    const inherited = idState.bySignature.get(signature);
-    if (inherited) {
-      const owner = ownerOf(inherited);
-      if (!owner || !owner.isConnected) return assignId(el, inherited);
-    }
+  for (const key of keys) {
+    const inherited = idState.byKey.get(key);
+    if (inherited !== undefined && !isLive(inherited)) return assignId(el, inherited, keys);
   }
-  return assignId(el, String(idState.next++));
+  return assignId(el, String(idState.next++), keys);
 }
 
-// Remember which id each uniquely-signed control had, for the next capture.
-function rememberSignatures(entries) {
-  const seen = new Map();
-  for (const [signature, id] of entries) seen.set(signature, seen.has(signature) ? null : id);
-  for (const [signature, id] of seen) {
-    if (id === null) idState.bySignature.delete(signature);
-    else idState.bySignature.set(signature, id);
-  }
-}
-
+// The element stamped `id`, or null when it is gone (never a stale copy of its id).
 function resolveId(id) {
+  if (!idState.adopted) {
+    const shadowRoots = [];
+    if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
+    adoptIds(shadowRoots);
+  }
   const owner = ownerOf(id);
   return owner && owner.isConnected && owner.getAttribute(ID_ATTR) === id ? owner : null;
 }

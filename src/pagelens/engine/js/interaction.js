@@ -10,11 +10,16 @@ function pageHeadings(max) {
   return visibleHeadings(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], max);
 }
 
+// Without a role attribute only these elements can be landmarks or dialogs (implicit
+// roles, role.js); the rest are passed over without computing a role.
+const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
+
 function pageRegions() {
   const out = [];
   const seen = new Set();
   walkElements(document.body || document.documentElement, (el) => {
     if (SKIP_TAGS.has(el.localName)) return false;
+    if (!LANDMARK_TAGS.has(el.localName) && !el.hasAttribute('role')) return true;
     const landmark = landmarkOf(el);
     if (landmark && !seen.has(landmark) && isRendered(el)) {
       seen.add(landmark);

@@ -1,28 +1,33 @@
-// The landmark a control sits in: the nearest landmark ancestor (composed tree).
+// The landmark a control sits in: the nearest landmark ancestor (composed tree), as
+// "role" or "role: Name" (banner, navigation, main, complementary, contentinfo, search,
+// form, named regions, dialogs). Which header/footer/section/aside is a landmark is the
+// role module's call (a header inside an article is generic, not a banner).
+
+const MAX_REGION_NAME = 40;
 
 function landmarkOf(el) {
   const role = getRole(el);
   if (!LANDMARK_ROLES.has(role) && role !== 'dialog' && role !== 'alertdialog') return null;
-  if (role === 'form' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') &&
-      !el.hasAttribute('name') && !el.id) {
-    return 'form';
-  }
-  const label = el.getAttribute('aria-label') || (el.hasAttribute('aria-labelledby') ? accessibleName(el) : '');
-  const name = normalizeSpace(label);
-  return name ? `${role}: ${truncate(name, 40)}` : role;
+  // Landmarks are named by their author (aria-label, aria-labelledby, title), never by
+  // their content.
+  const name = accessibleName(el);
+  // An unnamed region is not a landmark (ARIA); an unnamed form still is one.
+  if (role === 'region' && !name) return null;
+  return name ? `${role}: ${truncate(name, MAX_REGION_NAME)}` : role;
 }
 
-const regionCache = new WeakMap();
-
+// Ancestors' regions, shared by the controls of one capture (a capture cache: the
+// page may move or rename things between captures).
 function regionOf(el) {
+  const cache = captureCache('regions');
   const chain = [];
   let region = null;
   for (let cur = composedParent(el); cur; cur = composedParent(cur)) {
-    if (regionCache.has(cur)) { region = regionCache.get(cur); break; }
+    if (cache.has(cur)) { region = cache.get(cur); break; }
     chain.push(cur);
     const landmark = landmarkOf(cur);
     if (landmark) { region = landmark; break; }
   }
-  for (const cur of chain) regionCache.set(cur, region);
+  for (const cur of chain) cache.set(cur, region);
   return region;
 }

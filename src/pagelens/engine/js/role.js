@@ -34,7 +34,8 @@ function isFocusable(el) {
 function isNativelyFocusable(el) {
   switch (el.localName) {
     case 'a': case 'area': return el.hasAttribute('href');
-    case 'button': case 'select': case 'textarea': case 'iframe': case 'summary': return true;
+    case 'button': case 'select': case 'textarea': case 'iframe': return true;
+    case 'summary': return isDetailsSummary(el);
     case 'input': return el.type !== 'hidden';
     default: return isEditingHost(el);
   }
@@ -57,9 +58,36 @@ function explicitRole(el) {
       // elements with global ARIA attributes.
       if (isFocusable(el) || GLOBAL_ARIA.some((a) => el.hasAttribute(a))) continue;
     }
+    // Chromium drops a role that needs a name or a context the element lacks, and falls
+    // back to the element's own role (a link marked role=listitem outside a list).
+    if ((token === 'region' || token === 'form') && !hasAuthorName(el)) return null;
+    if (REQUIRED_CONTEXT[token] && !inRequiredContext(el, REQUIRED_CONTEXT[token])) return null;
     return token === 'image' ? 'img' : token;
   }
   return null;
+}
+
+// Roles Chromium honours only inside their container (generic wrappers and groups between
+// the two are fine).
+const REQUIRED_CONTEXT = {
+  listitem: ['list', 'directory'],
+  option: ['listbox'],
+  treeitem: ['tree', 'group'],
+};
+const CONTEXT_TRANSPARENT_ROLES = new Set([null, 'generic', 'none', 'presentation', 'group']);
+
+function inRequiredContext(el, containers) {
+  for (let cur = composedParent(el); cur; cur = composedParent(cur)) {
+    const role = cur.localName === 'select' || cur.localName === 'datalist' ? 'listbox' : getRole(cur);
+    if (containers.includes(role)) return true;
+    if (!CONTEXT_TRANSPARENT_ROLES.has(role)) return false;
+  }
+  return false;
+}
+
+function hasAuthorName(el) {
+  return !!((el.getAttribute('aria-label') || '').trim() || el.hasAttribute('aria-labelledby') ||
+    (el.getAttribute('title') || '').trim());
 }
 
 function isInsideSectioning(el) {
@@ -70,13 +98,13 @@ function isInsideSectioning(el) {
 
 function implicitRole(el) {
   switch (el.localName) {
-    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : (el.localName === 'a' ? 'generic' : null);
+    case 'a': case 'area': return anchorRole(el);
     case 'button': return 'button';
     case 'input': return inputRole(el);
     case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
     case 'textarea': return 'textbox';
     case 'option': return 'option';
-    case 'summary': return 'button';
+    case 'summary': return isDetailsSummary(el) ? 'button' : 'generic';
     case 'details': return 'group';
     case 'fieldset': case 'optgroup': return 'group';
     case 'img': return el.getAttribute('alt') === '' && !el.hasAttribute('title') ? 'presentation' : 'img';
@@ -101,11 +129,29 @@ function implicitRole(el) {
     case 'meter': return 'meter';
     case 'hr': return 'separator';
     case 'p': return 'paragraph';
+    case 'figure': return 'figure';
+    case 'blockquote': return 'blockquote';
+    case 'output': return 'status';
     case 'iframe': return 'iframe';
     case 'label': return 'label';
     case 'div': case 'span': return 'generic';
     default: return null;
   }
+}
+
+// A link needs an href, except that Chromium also counts an <a> with a click handler
+// (the only kind visible from script is the onclick attribute).
+function anchorRole(el) {
+  if (el.hasAttribute('href')) return 'link';
+  if (el.localName === 'area') return null;
+  return el.hasAttribute('onclick') ? 'link' : 'generic';
+}
+
+// Only a <details> element's first <summary> child is its disclosure button.
+function isDetailsSummary(el) {
+  const parent = el.parentElement;
+  return !!parent && parent.localName === 'details' &&
+    Array.from(parent.children).find((c) => c.localName === 'summary') === el;
 }
 
 function inputRole(el) {
@@ -126,7 +172,7 @@ function inputRole(el) {
   }
 }
 
-const roleCache = new WeakMap();
+const roleCache = taskScopedMap();
 
 function getRole(el) {
   let role = roleCache.get(el);

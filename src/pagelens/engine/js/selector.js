@@ -2,8 +2,14 @@
 // tag[name] > tag[aria-label] > a short CSS path (at most 4 levels). Every selector is
 // checked to match exactly its own element, across the document and open shadow roots
 // (the scope Playwright's CSS engine pierces); null when none qualifies.
+//
+// Uniqueness is checked without querying the page once per candidate: attribute
+// selectors by counts from one indexed pass, CSS paths by matching their simple steps
+// (tag, classes, :nth-of-type, joined by `>`) structurally against cached candidate sets.
+// A querySelectorAll per control and level made large pages quadratic.
 
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
+const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
 const MAX_PATH_LEVELS = 4;
 
 function looksGenerated(token) {
@@ -24,18 +30,22 @@ class SelectorBuilder {
     this.roots = [document, ...shadowRoots];
     this.quirks = document.compatMode === 'BackCompat';
     this.counts = null;
+    this.byTag = new Map(); // local name -> elements, every root
+    this.matchSets = new Map(); // path selector -> the elements it matches
+    this.positions = new Map(); // element -> { index, same } among same-type siblings
+    this.steps = new Map(); // element -> its path step
   }
 
-  // One pass over the page counts every id and indexed attribute value, so the usual
-  // candidates are checked by lookup rather than by querying a large DOM again.
+  // One pass over the elements carrying an indexed attribute counts every id and
+  // attribute value, so the usual candidates are checked by lookup.
   index() {
     if (this.counts) return this.counts;
     const counts = new Map();
     const bump = (key) => counts.set(key, (counts.get(key) || 0) + 1);
+    const query = INDEXED_ATTRS.map((attr) => `[${attr}]`).join(',');
     for (const root of this.roots) {
-      const base = root === document ? document.documentElement : root;
-      const scan = (el) => {
-        if (el.id) bump('#' + (this.quirks ? el.id.toLowerCase() : el.id));
+      for (const el of root.querySelectorAll(query)) {
+        if (el.id) bump('#' + this.idKey(el.id));
         for (const attr of TEST_ID_ATTRS) {
           const v = el.getAttribute(attr);
           if (v !== null) bump(`${attr}=${v}`);
@@ -44,21 +54,15 @@ class SelectorBuilder {
         if (name !== null) bump(`${el.localName}[name]=${name}`);
         const label = el.getAttribute('aria-label');
         if (label !== null) bump(`${el.localName}[aria-label]=${label}`);
-      };
-      if (root === document) {
-        for (const el of document.getElementsByTagName('*')) scan(el);
-      } else {
-        for (const el of base.querySelectorAll('*')) scan(el);
       }
     }
     this.counts = counts;
     return counts;
   }
 
-  count(selector) {
-    let n = 0;
-    for (const root of this.roots) n += root.querySelectorAll(selector).length;
-    return n;
+  // Ids match case-insensitively in quirks mode.
+  idKey(id) {
+    return this.quirks ? id.toLowerCase() : id;
   }
 
   uniqueBy(key, selector, el) {
@@ -73,8 +77,7 @@ class SelectorBuilder {
   build(el) {
     const tag = el.localName;
     if (el.id && !looksGenerated(el.id)) {
-      const key = '#' + (this.quirks ? el.id.toLowerCase() : el.id);
-      const found = this.uniqueBy(key, '#' + CSS.escape(el.id), el);
+      const found = this.uniqueBy('#' + this.idKey(el.id), '#' + CSS.escape(el.id), el);
       if (found) return found;
     }
     for (const attr of TEST_ID_ATTRS) {
@@ -97,41 +100,134 @@ class SelectorBuilder {
     return this.path(el);
   }
 
-  step(el) {
-    let part = CSS.escape(el.localName);
-    const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-    for (const c of classes) part += '.' + CSS.escape(c);
-    const parent = el.parentElement;
-    if (parent) {
-      let index = 0, same = 0;
-      for (let sib = parent.firstElementChild; sib; sib = sib.nextElementSibling) {
-        if (sib.localName !== el.localName) continue;
-        same++;
-        if (sib === el) index = same;
-      }
-      if (same > 1) part += `:nth-of-type(${index})`;
+  // ---- CSS paths
+
+  // Position among the siblings of the same type (CSS :nth-of-type: local name and
+  // namespace), computed for a whole sibling list at once.
+  position(el) {
+    let pos = this.positions.get(el);
+    if (pos) return pos;
+    const parent = el.parentNode;
+    const seen = new Map();
+    const members = [];
+    for (let sib = parent ? parent.firstElementChild : el; sib; sib = sib.nextElementSibling) {
+      const type = `${sib.namespaceURI}|${sib.localName}`;
+      const index = (seen.get(type) || 0) + 1;
+      seen.set(type, index);
+      members.push([sib, type, index]);
+      if (!parent) break;
     }
-    return part;
+    for (const [sib, type, index] of members) this.positions.set(sib, { index, same: seen.get(type) });
+    return this.positions.get(el);
+  }
+
+  // One path step: tag, up to two meaningful classes, and :nth-of-type when the
+  // element's parent has other children of its type.
+  step(el) {
+    let step = this.steps.get(el);
+    if (step) return step;
+    const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
+    const nth = el.parentElement && this.position(el).same > 1 ? this.position(el).index : 0;
+    let text = CSS.escape(el.localName);
+    for (const c of classes) text += '.' + CSS.escape(c);
+    if (nth) text += `:nth-of-type(${nth})`;
+    step = { tag: el.localName, classes: this.quirks ? classes.map((c) => c.toLowerCase()) : classes, nth, text };
+    this.steps.set(el, step);
+    return step;
+  }
+
+  // Does `el` match a step, with the semantics of the step's selector text?
+  matchesStep(el, step) {
+    if (!el || el.localName !== step.tag) return false;
+    if (step.classes.length) {
+      const list = el.classList;
+      if (this.quirks) {
+        const own = new Set(Array.from(list, (c) => c.toLowerCase()));
+        if (!step.classes.every((c) => own.has(c))) return false;
+      } else if (!step.classes.every((c) => list.contains(c))) {
+        return false;
+      }
+    }
+    return !step.nth || this.position(el).index === step.nth;
+  }
+
+  // Elements of one local name in every root, from the browser's own (cached) lists:
+  // one native pass per tag name beats indexing the whole page in script.
+  elementsByTag(tag) {
+    let list = this.byTag.get(tag);
+    if (!list) {
+      list = [];
+      for (const root of this.roots) {
+        const found = root === document ? document.getElementsByTagNameNS('*', tag) : root.querySelectorAll(CSS.escape(tag));
+        for (const el of found) if (el.localName === tag) list.push(el);
+      }
+      this.byTag.set(tag, list);
+    }
+    return list;
+  }
+
+  // Every element matching `steps` (top first, joined by `>`), in all roots. Built from
+  // the set of the path one level shorter, so shared path tails are matched once.
+  matches(steps) {
+    const key = steps.map((s) => s.text).join(' > ');
+    let set = this.matchSets.get(key);
+    if (set) return set;
+    const top = steps[0];
+    if (steps.length === 1) {
+      set = this.elementsByTag(top.tag).filter((el) => this.matchesStep(el, top));
+    } else {
+      const up = steps.length - 1;
+      set = this.matches(steps.slice(1)).filter((el) => this.matchesStep(ancestorAt(el, up), top));
+    }
+    this.matchSets.set(key, set);
+    return set;
+  }
+
+  // How many children-chains below `anchor` match `steps` (the `#id > path` form).
+  countBelow(anchor, steps) {
+    let level = [anchor];
+    for (const step of steps) {
+      const next = [];
+      for (const el of level) {
+        for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+          if (this.matchesStep(child, step)) next.push(child);
+        }
+      }
+      level = next;
+    }
+    return level.length;
   }
 
   path(el) {
-    const parts = [];
+    const steps = [];
     let cur = el;
     for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
-      parts.unshift(this.step(cur));
-      const selector = parts.join(' > ');
+      steps.unshift(this.step(cur));
+      const selector = steps.map((s) => s.text).join(' > ');
       const parent = cur.parentElement;
       // Anchored at a parent with a usable id, uniqueness is checked in that subtree only.
-      if (parent && parent.id && !looksGenerated(parent.id) &&
-          this.index().get('#' + (this.quirks ? parent.id.toLowerCase() : parent.id)) === 1) {
+      if (parent && parent.id && !looksGenerated(parent.id) && this.index().get('#' + this.idKey(parent.id)) === 1) {
         const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-        if (parent.querySelectorAll(`:scope > ${selector}`).length === 1 && el.matches(anchored)) {
-          return anchored;
-        }
+        if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
       }
-      if (el.matches(selector) && this.count(selector) === 1) return selector;
+      const set = this.matches(steps);
+      if (set.length === 1 && set[0] === el && safeMatches(el, selector)) return selector;
       cur = parent;
     }
     return null;
+  }
+}
+
+function ancestorAt(el, levels) {
+  let cur = el;
+  for (let i = 0; i < levels && cur; i++) cur = cur.parentElement;
+  return cur;
+}
+
+function safeMatches(el, selector) {
+  try {
+    return el.matches(selector);
+  } catch (e) {
+    return false;
   }
 }

@@ -6,44 +6,78 @@ function ariaBool(el, attr) {
   return value === 'mixed' ? 'mixed' : value === 'true';
 }
 
+// Native disabledness (:disabled covers disabled fieldsets and their first-legend
+// exception), or aria-disabled on the element or, as in Chromium, on an ancestor: the
+// nearest explicit value wins.
 function isDisabled(el) {
-  if (ariaBool(el, 'aria-disabled') === true) return true;
-  if (!('disabled' in el)) return false;
-  if (el.disabled) return true;
-  // Form controls inside a disabled fieldset (outside its first legend) are disabled.
-  const fieldset = el.closest('fieldset[disabled]');
-  if (!fieldset) return false;
-  const legend = fieldset.querySelector(':scope > legend');
-  return !(legend && legend.contains(el));
+  if (el.matches(':disabled')) return true;
+  for (let cur = el; cur; cur = composedParent(cur)) {
+    const value = ariaBool(cur, 'aria-disabled');
+    if (value !== undefined) return value === true;
+  }
+  return false;
+}
+
+function checkedState(el) {
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+    // indeterminate only means "mixed" on a checkbox.
+    return el.type === 'checkbox' && el.indeterminate ? 'mixed' : el.checked;
+  }
+  return ariaBool(el, 'aria-checked');
+}
+
+// A disclosure: aria-expanded, a <details>' summary, or a popover invoker.
+function expandedState(el) {
+  const expanded = ariaBool(el, 'aria-expanded');
+  if (expanded !== undefined) return expanded === true;
+  const parent = el.parentElement;
+  if (el.localName === 'summary' && parent && parent.localName === 'details' &&
+      parent.querySelector(':scope > summary') === el) {
+    return parent.open;
+  }
+  const popover = el.popoverTargetElement;
+  if (popover) return popover.matches(':popover-open');
+  return undefined;
+}
+
+// Text-entry types where the readonly attribute applies (HTML: not checkboxes, buttons…).
+const READONLY_TYPES = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'date', 'month',
+  'week', 'time', 'datetime-local', 'number']);
+
+function isReadOnly(el) {
+  if (el.localName === 'textarea') return el.readOnly;
+  if (el.localName === 'input' && READONLY_TYPES.has(el.type)) return el.readOnly;
+  return ariaBool(el, 'aria-readonly') === true;
+}
+
+const OTHER_VALIDITY_FAILURES = ['customError', 'typeMismatch', 'patternMismatch', 'badInput',
+  'rangeUnderflow', 'rangeOverflow', 'stepMismatch', 'tooLong', 'tooShort'];
+
+// aria-invalid, or a failed native constraint. A required field the user has not
+// touched yet is not invalid: `required` already says it needs a value.
+function isInvalid(el) {
+  const aria = el.getAttribute('aria-invalid');
+  if (aria && aria !== 'false') return true;
+  if (!el.willValidate || !el.validity || el.validity.valid) return false;
+  const validity = el.validity;
+  const onlyMissing = validity.valueMissing && !OTHER_VALIDITY_FAILURES.some((f) => validity[f]);
+  return !onlyMissing || el.matches(':user-invalid');
 }
 
 function controlStates(el, role) {
   const states = {};
-  if (role === 'checkbox' || role === 'radio' || role === 'switch' ||
-      role === 'menuitemcheckbox' || role === 'menuitemradio') {
-    const checked = el.localName === 'input'
-      ? (el.indeterminate ? 'mixed' : el.checked)
-      : ariaBool(el, 'aria-checked');
-    if (checked) states.checked = checked;
-  } else {
-    const checked = ariaBool(el, 'aria-checked');
-    if (checked) states.checked = checked;
-  }
+  const checked = checkedState(el);
+  if (checked) states.checked = checked;
   if (isDisabled(el)) states.disabled = true;
-  const expanded = ariaBool(el, 'aria-expanded');
+  const expanded = expandedState(el);
   if (expanded !== undefined) states.expanded = expanded;
-  else if (el.localName === 'summary' && el.parentElement && el.parentElement.localName === 'details') {
-    states.expanded = el.parentElement.open;
-  }
   const selected = el.localName === 'option' ? el.selected : ariaBool(el, 'aria-selected');
   if (selected) states.selected = true;
   const pressed = ariaBool(el, 'aria-pressed');
   if (pressed !== undefined) states.pressed = pressed;
   if (el.required || ariaBool(el, 'aria-required') === true) states.required = true;
-  const invalid = el.getAttribute('aria-invalid');
-  if ((invalid && invalid !== 'false') || (el.willValidate && el.validity && !el.validity.valid &&
-      el.matches(':user-invalid'))) states.invalid = true;
-  if (el.readOnly || ariaBool(el, 'aria-readonly') === true) states.readonly = true;
+  if (isInvalid(el)) states.invalid = true;
+  if (isReadOnly(el)) states.readonly = true;
   if (isFocused(el)) states.focused = true;
   return states;
 }

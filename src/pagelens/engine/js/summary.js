@@ -31,47 +31,116 @@ function visibleHeadings(levels, max) {
   return out;
 }
 
-// 000 §3.5: visible buttons, submits, role=button and links in the main content (body
-// as fallback), above the fold first, then by kind, then in document order; deduplicated
-// by label.
+// 000 §3.5: visible buttons, submits, role=button and links with a label, in the main
+// content first (the rest of the body fills up to `max`); above the fold first, then by
+// kind, then in document order; deduplicated by label. Links inside running text
+// (citations, "click here") are references rather than calls to action: they only fill
+// places left over. Skip links ("Skip to content") only move focus and are left out.
 function primaryActions(scan, mainNode, builder, max) {
   const viewportHeight = window.innerHeight;
-  const ranked = (scope) => scan.controls
+  const candidates = scan.controls
     .map((control, order) => ({ control, order, rank: ctaRank(control) }))
-    .filter(({ control, rank }) => rank !== null && control.visible && control.name &&
-      (!scope || isComposedDescendant(control.el, scope)))
-    .sort((a, b) => (a.control.rect.top < viewportHeight ? 0 : 1) - (b.control.rect.top < viewportHeight ? 0 : 1) ||
-      a.rank - b.rank || a.order - b.order);
-  let candidates = ranked(mainNode === document.body ? null : mainNode);
-  if (!candidates.length) candidates = ranked(null);
-  const nameCounts = new Map();
-  for (const c of scan.controls) {
-    const key = c.visible ? c.name.toLowerCase() : '';
-    if (key) nameCounts.set(key, (nameCounts.get(key) || 0) + 1);
-  }
+    .filter(({ control, rank }) => rank !== null && control.visible)
+    .map((c) => ({ ...c, inMain: inScope(c.control.el, mainNode),
+      fold: c.control.rect.top < viewportHeight ? 0 : 1 }))
+    .sort((a, b) => (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank || a.order - b.order);
   const seen = new Set();
   const actions = [];
-  for (const { control } of candidates) {
-    if (actions.length >= max) break;
-    const key = control.name.toLowerCase();
-    if (seen.has(key)) continue;
+  const deferred = [];
+  const take = (control) => {
+    // Deduplicated by the label as shown: two long labels may share their first 40 characters.
+    const label = truncate(actionLabel(control), 40);
+    const key = label.toLowerCase();
+    if (!key || seen.has(key)) return;
     seen.add(key);
     actions.push({
-      label: truncate(control.name, 40),
-      selector: actionSelector(control, builder, nameCounts.get(key) === 1),
+      label,
+      selector: actionSelector(control, builder, () => labelIsUnique(scan, control)),
       tag: control.tag,
+      id: control.id,
     });
+  };
+  for (const { control } of candidates) {
+    if (actions.length >= max) break;
+    if (isSkipLink(control)) continue;
+    if (isInlineReference(control)) deferred.push(control);
+    else take(control);
+  }
+  for (const control of deferred) {
+    if (actions.length >= max) break;
+    take(control);
   }
   return actions;
 }
 
+// Icon fonts put glyphs from the Unicode private use area into captions.
+function actionLabel(control) {
+  return normalizeSpace(control.name.replace(/[\uE000-\uF8FF]/g, ''));
+}
+
+// A link inside a paragraph that says much more than the link does.
+function isInlineReference(control) {
+  if (control.role !== 'link' || control.el.localName !== 'a') return false;
+  let block = control.el.parentElement;
+  while (block && isInlineTag(block.localName)) block = block.parentElement;
+  if (!block || (block.localName !== 'p' && block.localName !== 'blockquote')) return false;
+  return textLength(block) > 2 * (control.el.textContent || '').length + 40;
+}
+
+function inScope(el, scope) {
+  if (scope === document.body || scope.contains(el)) return true;
+  return el.getRootNode() !== document && isComposedDescendant(el, scope);
+}
+
+function isSkipLink(control) {
+  const href = control.el.getAttribute('href') || '';
+  return control.role === 'link' && href.startsWith('#') && /^skip\b/i.test(control.name);
+}
+
+// Whether no other visible control carries the same accessible name. Names are costly,
+// so an index of what controls read like (text and label attributes, without spaces:
+// block children add spaces to a name that textContent lacks) picks the few controls
+// whose names are worth comparing. Built once per capture, on first use.
+const labelIndexes = new WeakMap();
+
+function labelIsUnique(scan, control) {
+  const key = (text) => text.replace(/\s+/g, '').toLowerCase();
+  let index = labelIndexes.get(scan);
+  if (!index) {
+    index = new Map();
+    labelIndexes.set(scan, index);
+    for (const other of scan.controls) {
+      if (!other.visible) continue;
+      const el = other.el;
+      const texts = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('value'),
+        el.getAttribute('title'), el.getAttribute('placeholder'),
+        el.hasAttribute('aria-labelledby') ? '\u0000labelledby' : null];
+      for (const img of el.querySelectorAll('img[alt]')) texts.push(img.getAttribute('alt'));
+      for (const text of new Set(texts.filter(Boolean).map(key))) {
+        if (!index.has(text)) index.set(text, []);
+        index.get(text).push(other);
+      }
+    }
+  }
+  const name = control.name.toLowerCase();
+  const twins = (index.get(key(name)) || []).concat(index.get('\u0000labelledby') || []);
+  return !twins.some((other) => other !== control && other.name.toLowerCase() === name);
+}
+
 // Attribute selectors first; a `text=` selector (resolved by the action layer against
-// accessible names) when the label is unique and short; then the CSS path.
+// accessible names) when the label is unique and short; then the CSS path. Selectors
+// longer than MAX_SELECTOR fall back to the element's stamped id, which stays valid
+// for as long as the element does.
+const MAX_SELECTOR = 80;
+
 function actionSelector(control, builder, uniqueLabel) {
   const selector = builder.build(control.el);
-  const isPath = !selector || /[> ]/.test(selector.replace(/\[[^\]]*\]/g, ''));
-  if (isPath && uniqueLabel && control.name.length <= 40) return `text=${control.name}`;
-  return selector || `[${ID_ATTR}="${control.id}"]`;
+  const isPath = !selector || /[> ]|:nth-/.test(selector.replace(/\[[^\]]*\]/g, ''));
+  if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && uniqueLabel()) {
+    return `text=${control.name}`;
+  }
+  if (selector && selector.length <= MAX_SELECTOR) return selector;
+  return `[${ID_ATTR}="${control.id}"]`;
 }
 
 const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
@@ -79,8 +148,20 @@ const NON_FIELD_TYPES = new Set(['submit', 'button', 'reset', 'image', 'hidden']
 
 function fieldLabel(control) {
   const el = control.el;
-  return truncate(control.name || el.getAttribute('name') || el.getAttribute('placeholder') ||
+  return truncate(actionLabel(control) || el.getAttribute('name') || el.getAttribute('placeholder') ||
     el.getAttribute('type') || el.localName, 30);
+}
+
+// The form's target URL. Read from the attribute: a field named "action" shadows
+// form.action.
+function formAction(form) {
+  const action = form ? form.getAttribute('action') : null;
+  if (action === null) return null;
+  try {
+    return new URL(action, document.baseURI).href;
+  } catch (e) {
+    return action;
+  }
 }
 
 function visibleForms(scan, maxForms, maxFields, full) {
@@ -99,7 +180,7 @@ function visibleForms(scan, maxForms, maxFields, full) {
     if (forms.length >= maxForms) break;
     const entry = { fields: fields.slice(0, maxFields).map(fieldLabel) };
     if (full) {
-      entry.action = form && form.getAttribute('action') !== null ? form.action : null;
+      entry.action = formAction(form);
       entry.method = form ? (form.getAttribute('method') || 'get').toLowerCase() : null;
     }
     forms.push(entry);
@@ -107,44 +188,178 @@ function visibleForms(scan, maxForms, maxFields, full) {
   return forms;
 }
 
-function navLinks(scan, max) {
+// Links in navigation landmarks and the banner first; then links in other page chrome
+// (elements named nav/menu/header and the like, for pages without landmarks).
+function navLinks(scan, stats, max) {
   const out = [];
   const seen = new Set();
-  for (const control of scan.controls) {
-    if (out.length >= max) break;
-    if (control.role !== 'link' || !control.visible || !control.name) continue;
-    const region = regionOf(control.el) || '';
-    if (!region.startsWith('navigation') && !region.startsWith('banner')) continue;
-    const href = control.el.href || control.el.getAttribute('href') || '';
-    if (seen.has(href + control.name)) continue;
-    seen.add(href + control.name);
-    out.push({ text: truncate(control.name, 60), href });
-  }
+  const take = (inScope) => {
+    for (const control of scan.controls) {
+      if (out.length >= max) break;
+      if (control.role !== 'link' || !control.visible || !control.name || !inScope(control)) continue;
+      const href = control.el.href || control.el.getAttribute('href') || '';
+      if (seen.has(href + control.name)) continue;
+      seen.add(href + control.name);
+      out.push({ text: truncate(control.name, 60), href });
+    }
+  };
+  take((c) => /^(navigation|banner)/.test(regionOf(c.el) || ''));
+  take((c) => stats.chromeOf(c.el) && !c.el.closest('footer, [role="contentinfo"]'));
   return out;
+}
+
+// Contact details in previews (000 §11 Q3): e-mail addresses and phone numbers are
+// masked. Phone shapes are specific (an international prefix, a bracketed area code,
+// 3-3-4 groups, a national trunk "0", or a "Tel:"-style label) and need 7 to 15 digits,
+// so years, dates, prices, counts and version numbers stay as they are.
+const PREVIEW_EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+const PHONE_SHAPES = [
+  /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
+  /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
+  /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
+  /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g,
+];
+const LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
+
+function digitCount(text) {
+  return text.replace(/\D/g, '').length;
+}
+
+function maskContactDetails(text) {
+  let out = text.replace(PREVIEW_EMAIL_RE, '[email]');
+  const maskPhone = (match) => (digitCount(match) >= 7 && digitCount(match) <= 15 ? '[phone]' : match);
+  out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) =>
+    label + maskPhone(number));
+  for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
+  return out;
+}
+
+// A conservative estimate of o200k tokens (calibrated on the corpus summaries: never
+// below the real count, about 1.5 times it on English): ASCII letters one token per 4,
+// digits one per 3, ASCII punctuation one per 2, Greek/Cyrillic/Armenian one per 2
+// letters, CJK 1.5 per character and anything else (accents, symbols, mis-decoded text)
+// 2 per character.
+const TOKEN_RUN_RE = /[A-Za-z]+|\d+|[\u0370-\u058F]+|[!-/:-@[-`{-~]+|\s+|./gsu;
+
+function estimateTokens(text) {
+  let tokens = 0;
+  for (const run of text.match(TOKEN_RUN_RE) || []) {
+    const c = run.codePointAt(0);
+    if (/\s/.test(run)) continue;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) tokens += Math.ceil(run.length / 4);
+    else if (c >= 48 && c <= 57) tokens += Math.ceil(run.length / 3);
+    else if (c >= 0x370 && c <= 0x58F) tokens += Math.ceil(run.length / 2);
+    else if (c < 128) tokens += Math.ceil(run.length / 2);
+    else if ((c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF)) tokens += 1.5;
+    else tokens += 2;
+  }
+  return tokens;
+}
+
+// 000 §3.3 budgets the compact summary at ~400 tokens. Long non-Latin titles, headings
+// and previews can blow that, so the least useful detail is trimmed first until the
+// estimate fits: preview, form labels, action labels and selectors, headings, title.
+const COMPACT_BUDGET = 380;
+const SHRINK_STEPS = [
+  (s) => { s.content_preview = truncate(s.content_preview, 200); },
+  (s) => { s.forms = s.forms.slice(0, 2).map((f) => ({ fields: f.fields.slice(0, 4).map((x) => truncate(x, 20)) })); },
+  (s) => {
+    for (const a of s.primary_actions) {
+      a.label = truncate(a.label, 25);
+      if (a.selector.length > 40) a.selector = `[${ID_ATTR}="${a.id}"]`;
+    }
+  },
+  (s) => { s.headings = s.headings.slice(0, 2).map((h) => truncate(h, 64)); },
+  (s) => { s.content_preview = truncate(s.content_preview, 120); },
+  (s) => { s.title = truncate(s.title, 80); },
+  (s) => { s.primary_actions = s.primary_actions.slice(0, 3); },
+  (s) => { s.headings = s.headings.slice(0, 1).map((h) => truncate(h, 48)); s.forms = s.forms.slice(0, 1); },
+  (s) => { s.content_preview = truncate(s.content_preview, 60); s.title = truncate(s.title, 60); },
+  (s) => {
+    s.forms = s.forms.map((f) => ({ fields: f.fields.slice(0, 3).map((x) => truncate(x, 12)) }));
+    for (const a of s.primary_actions) a.label = truncate(a.label, 16);
+  },
+];
+
+function fitCompactBudget(summary) {
+  for (const step of SHRINK_STEPS) {
+    if (estimateTokens(JSON.stringify(summary)) <= COMPACT_BUDGET) break;
+    step(summary);
+  }
+  const seen = new Set();
+  summary.primary_actions = summary.primary_actions.filter((action) => {
+    const key = action.label.toLowerCase();
+    delete action.id;
+    return key && !seen.has(key) && seen.add(key);
+  });
+  return summary;
+}
+
+// Field values never leave the page (002 §5), not even inside a name: aria-labelledby can
+// pull a field's value into a button's name, and a label can embed a field. The values
+// to strip: whatever the user typed into a field, and any value of a sensitive one
+// (password, one-time code, card).
+const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'hidden']);
+
+function valuesToRedact(scan) {
+  const values = [];
+  for (const control of scan.controls) {
+    const el = control.el;
+    let value = null;
+    if (el.localName === 'input' || el.localName === 'textarea') {
+      if (NO_VALUE_TYPES.has((el.getAttribute('type') || '').toLowerCase())) continue;
+      const initial = el.localName === 'textarea' ? el.defaultValue : el.getAttribute('value') || '';
+      if (el.value === initial && !isSensitiveField(el)) continue;
+      value = el.value;
+    } else if (el.isContentEditable) {
+      value = el.innerText;
+    }
+    value = normalizeSpace(value || '');
+    if (value.length >= 2) values.push(value);
+  }
+  return values;
+}
+
+function redact(text, values) {
+  let out = text;
+  for (const value of values) out = out.split(value).join(' ');
+  return out === text ? text : normalizeSpace(out);
+}
+
+function redactSummary(summary, values) {
+  if (!values.length) return summary;
+  summary.headings = summary.headings.map((h) => redact(h, values));
+  for (const action of summary.primary_actions || []) action.label = redact(action.label, values);
+  for (const form of summary.forms) form.fields = form.fields.map((f) => redact(f, values));
+  return summary;
 }
 
 function summaryView(scan, mode) {
   const limits = SUMMARY_LIMITS[mode];
-  const mainNode = findMainNode();
-  const bodyText = document.body ? normalizeSpace(document.body.innerText || '') : '';
-  const wordCount = countWords(bodyText);
-  const type = classifyPage(pageSignals(scan, mainNode, wordCount));
+  const stats = new TextStats(document.body);
+  const mainNode = findMainNode(stats);
+  const type = classifyPage(pageSignals(scan, stats));
   const title = truncate(normalizeSpace(document.title), 120);
   const headings = visibleHeadings(limits.levels, limits.headings);
-  const preview = truncate(maskPersonalData(readableText(mainNode, limits.preview * 2)), limits.preview);
+  const start = previewStart(stats);
+  const previewRoot = start && !mainNode.contains(start) ? document.body : mainNode;
+  const preview = truncate(maskContactDetails(readableText(previewRoot, limits.preview * 2, true, start)),
+    limits.preview);
   const forms = visibleForms(scan, limits.forms, limits.fields, mode === 'full');
   const interactive = scan.controls.filter((c) => c.visible).length;
+  const wordCount = stats.words;
+  const secrets = valuesToRedact(scan);
   if (mode === 'compact') {
     const builder = new SelectorBuilder(scan.shadowRoots);
-    return {
+    return fitCompactBudget(redactSummary({
       type, title, headings,
       primary_actions: primaryActions(scan, mainNode, builder, limits.actions),
       forms, content_preview: preview, interactive_count: interactive, word_count: wordCount,
-    };
+    }, secrets));
   }
-  return {
+  return redactSummary({
     url: location.href, title, type, headings,
-    nav_links: navLinks(scan, limits.navLinks),
+    nav_links: navLinks(scan, stats, limits.navLinks).map((link) => ({ ...link, text: redact(link.text, secrets) })),
     forms, main_content_preview: preview, interactive_element_count: interactive, word_count: wordCount,
-  };
+  }, secrets);
 }

@@ -5,6 +5,29 @@
 //    clipped away (the "visually hidden" pattern).
 //  - inViewport / occlusion by hit testing at the centre point.
 
+// Caches that live for one synchronous run of the engine (one capture): the page may
+// change between captures, so nothing computed from it is kept longer. Self-contained,
+// because other modules create theirs while this file's constants are not yet defined.
+function taskScopedMap() {
+  let map = new Map();
+  let armed = false;
+  return {
+    get(key) {
+      return map.get(key);
+    },
+    set(key, value) {
+      if (!armed) {
+        armed = true;
+        queueMicrotask(() => {
+          map = new Map();
+          armed = false;
+        });
+      }
+      map.set(key, value);
+    },
+  };
+}
+
 const styleCache = new WeakMap();
 
 function styleOf(el) {
@@ -24,41 +47,57 @@ function isAriaHiddenOrInert(el) {
 }
 
 function isRendered(el) {
-  if (!el.isConnected) return false;
-  if (!el.checkVisibility({ checkVisibilityCSS: true, contentVisibilityAuto: false })) {
-    // display:contents elements have no box but their children render.
-    if (styleOf(el).display !== 'contents') return false;
-    if (styleOf(el).visibility === 'hidden') return false;
-  }
-  return !isAriaHiddenOrInert(el);
+  if (!el.isConnected || isHiddenByStyle(el) || isAriaHiddenOrInert(el)) return false;
+  // Content skipped by content-visibility (a closed <details>) has no box either.
+  return el.checkVisibility() || styleOf(el).display === 'contents';
 }
 
-// The element's box; elements with an empty box of their own (an inline <a> wrapping a
-// block, display:contents) fall back to the union of their children's boxes.
+// display:none on the element or an ancestor, or visibility:hidden/collapse. Elements
+// without a box of their own (display:contents, <area>, <option>) and content skipped by
+// content-visibility are not hidden unless an ancestor is display:none.
+function isHiddenByStyle(el) {
+  const style = styleOf(el);
+  if (style.display === 'none' || style.visibility !== 'visible') return true;
+  if (el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  return !!closestComposed(composedParent(el), (a) => styleOf(a).display === 'none');
+}
+
+// The element's box; an element with an empty box of its own (an inline <a> wrapping a
+// block, display:contents, a link whose only content is positioned elsewhere) takes
+// the bounding box of everything it contains.
 function boxOf(el) {
   const rect = el.getBoundingClientRect();
   if (rect.width > 0 && rect.height > 0) return rect;
-  let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
-  let seen = 0;
-  for (let child = el.firstElementChild; child && seen < 8; child = child.nextElementSibling) {
-    seen++;
-    const r = child.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0) continue;
-    left = Math.min(left, r.left);
-    top = Math.min(top, r.top);
-    right = Math.max(right, r.right);
-    bottom = Math.max(bottom, r.bottom);
-  }
-  if (left === Infinity) return rect;
-  return new DOMRect(left, top, right - left, bottom - top);
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const contents = range.getBoundingClientRect();
+  return contents.width > 0 && contents.height > 0 ? contents : rect;
 }
 
+const CLIP_ANCESTORS = 6;
+
+// The visually-hidden pattern, on the element or a close ancestor: clipped to nothing, or
+// squeezed into a box of at most 1px that hides its overflow.
 function isClippedAway(el, rect) {
   if (rect.width <= 1 && rect.height <= 1) return true;
+  let cur = el;
+  for (let depth = 0; cur && depth < CLIP_ANCESTORS; depth++, cur = composedParent(cur)) {
+    if (clipsToNothing(cur)) return true;
+  }
+  return false;
+}
+
+function clipsToNothing(el) {
   const style = styleOf(el);
   if (style.clipPath && style.clipPath.startsWith('inset(50%')) return true;
-  if (style.clip && /rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return true;
-  return false;
+  if (style.position === 'absolute' || style.position === 'fixed') {
+    if (/rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return true;
+  }
+  if (style.display === 'contents') return false;
+  const hidesX = style.overflowX !== 'visible', hidesY = style.overflowY !== 'visible';
+  if (!hidesX && !hidesY) return false;
+  const box = el.getBoundingClientRect();
+  return (hidesX && box.width <= 1) || (hidesY && box.height <= 1);
 }
 
 function isVisible(el, rect) {

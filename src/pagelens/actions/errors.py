@@ -1,0 +1,42 @@
+"""Errors of the action layer.
+
+Two kinds, kept apart on purpose: an `InvalidParameterError` is the caller's mistake and
+is raised (the request never reaches the page); an `ActionError` is the page's or the
+user's problem (an element is covered, a host does not resolve) and becomes a
+``success: false`` result with the same code, so a session never dies of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from pagelens.errors import InvalidRequestError, PagelensError
+
+
+class InvalidParameterError(InvalidRequestError):
+    """A bad or unknown parameter; `parameter` names it."""
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        super().__init__(f"parameter {parameter!r}: {problem}")
+        self.parameter = parameter
+
+    @classmethod
+    def from_validation(cls, exc: ValidationError) -> InvalidParameterError:
+        first = exc.errors()[0]
+        loc = [str(part) for part in first["loc"]]
+        if first["type"] == "extra_forbidden":
+            return cls(loc[0], "unknown parameter")
+        return cls(loc[0] if loc else "request", first["msg"])
+
+
+class ActionError(PagelensError):
+    """An action that could not be done. `details` become fields of the result
+    (``covering`` for occluded, ``candidates`` for stale_element)."""
+
+    code = "action_failed"
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message, code=code)
+        self.details = details

@@ -1,0 +1,280 @@
+"""The contracts of the action layer: what `interact` and `analyze` take and return.
+
+Parameter and field names are fixed by the issue and spec 000 §4 (agents learn them), so
+they are snake_case and never renamed. Requests forbid unknown parameters: a typo is a
+typed error naming the parameter, never a silently ignored argument.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pagelens.actions.errors import InvalidParameterError
+from pagelens.engine.models import CompactSummary
+
+NAVIGATION_ACTIONS: frozenset[str] = frozenset({"navigate", "refresh", "back", "forward", "new_tab"})
+
+Action = Literal[
+    # tabs and navigation
+    "navigate", "refresh", "back", "forward", "new_tab", "switch_tab", "close_tab", "list_tabs",
+    # element actions
+    "click", "double_click", "hover", "focus", "type", "set_value", "clear", "press", "select",
+    "check", "uncheck", "scroll", "upload_file", "wait_for",
+    # page
+    "handle_dialog", "screenshot",
+    # background mode
+    "result",
+]  # fmt: skip
+
+AnalyzeWhat = Literal[
+    "page_summary", "interactive", "semantic", "skeleton", "screenshot", "tabs", "command_result"
+]  # fmt: skip
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    @classmethod
+    def parse(cls, data: Any) -> Any:
+        """Validate `data` (a dict or an instance); a problem raises InvalidParameterError
+        naming the parameter."""
+        if isinstance(data, cls):
+            return data
+        if not isinstance(data, dict):
+            raise InvalidParameterError("request", f"expected an object, not {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidParameterError.from_validation(exc) from exc
+
+
+class InteractRequest(_Request):
+    """One `interact` call. Which parameters an action reads:
+
+    - navigate: url (required), tab_id, new_tab, summary. new_tab: url (default about:blank),
+      summary. refresh/back/forward: tab_id, summary. switch_tab/close_tab: tab_id.
+    - Targets (click, double_click, hover, focus, type, set_value, clear, press, select,
+      check, uncheck, scroll, upload_file, wait_for): element_id (a stable id from any view,
+      "12.5" inside frame 12), or selector (CSS, or text=, role=, aria-label=, label=,
+      placeholder=; `role=button[name="Save"]` narrows by name), or x and y (viewport
+      pixels, click/double_click/hover only); `frame` (a frame element's id) scopes a
+      selector to that frame.
+    - type: text (appended). set_value: value or text (replaces). press: key ("Enter",
+      "Control+A"), target optional. select: value (option value or label; a list selects
+      several). scroll: value "down" (default), "up", "top", "bottom" or a number of pixels;
+      with a target and no value, scrolls it into view; with a target and a value, scrolls
+      inside it. upload_file: value (a path or a list of paths). wait_for: text, a target,
+      or url (substring, or a glob with *), waiting up to value ms (default 10000); value
+      alone waits that many ms.
+    - handle_dialog: value "accept" (default) or "dismiss", text for a prompt.
+    - result: command_id; long-polls up to 15 s.
+    - background: queue the action, return {queued, command_id} at once.
+    """
+
+    action: Action
+    url: str | None = None
+    tab_id: str | None = None
+    new_tab: bool = False
+    element_id: str | None = None
+    selector: str | None = None
+    x: float | None = None
+    y: float | None = None
+    text: str | None = None
+    key: str | None = None
+    value: str | float | list[str] | None = None
+    summary: bool = True
+    background: bool = False
+    command_id: str | None = None
+    frame: str | None = None
+
+    @model_validator(mode="after")
+    def _check_action_parameters(self) -> InteractRequest:
+        _require_action_parameters(self)
+        return self
+
+    @property
+    def has_target(self) -> bool:
+        return self.element_id is not None or self.selector is not None or self.x is not None
+
+    @property
+    def wants_summary(self) -> bool:
+        """000 §4.1: navigation actions only, and never in background mode."""
+        return self.summary and not self.background and self.action in NAVIGATION_ACTIONS
+
+
+def _require_action_parameters(r: InteractRequest) -> None:
+    def missing(name: str, why: str) -> InvalidParameterError:
+        return InvalidParameterError(name, f"required by action {r.action!r}: {why}")
+
+    targets = sum(v is not None for v in (r.element_id, r.selector)) + (r.x is not None or r.y is not None)
+    if targets > 1:
+        raise InvalidParameterError("element_id", "give one target: element_id, selector, or x and y")
+    if (r.x is None) != (r.y is None):
+        raise InvalidParameterError("y" if r.y is None else "x", "x and y go together")
+    if r.x is not None and r.action not in ("click", "double_click", "hover"):
+        raise InvalidParameterError("x", f"coordinates only target click, double_click and hover, not {r.action}")
+    if r.frame is not None and r.selector is None:
+        raise InvalidParameterError("frame", "frame scopes a selector; element ids carry their frame already")
+    match r.action:
+        case "navigate" if not r.url:
+            raise missing("url", "the address to load")
+        case "switch_tab" if not r.tab_id:
+            raise missing("tab_id", "the tab to switch to (see list_tabs)")
+        case "result" if not r.command_id:
+            raise missing("command_id", "the id returned by a background call")
+        case "type" if r.text is None:
+            raise missing("text", "the text to type")
+        case "set_value" if r.value is None and r.text is None:
+            raise missing("value", "the new value")
+        case "press" if not r.key:
+            raise missing("key", 'a key or chord such as "Enter" or "Control+A"')
+        case "select" if r.value is None:
+            raise missing("value", "the option's value or label")
+        case "upload_file" if r.value is None:
+            raise missing("value", "the path of the file to upload")
+        case "wait_for" if not (r.has_target or r.text or r.url or r.value is not None):
+            raise missing("text", "what to wait for: text, element_id/selector, url, or value (ms)")
+        case "handle_dialog" if r.value is not None and r.value not in ("accept", "dismiss"):
+            raise InvalidParameterError("value", 'handle_dialog takes "accept" or "dismiss"')
+        case (
+            "click"
+            | "double_click"
+            | "hover"
+            | "focus"
+            | "set_value"
+            | "clear"
+            | "select"
+            | "check"
+            | "uncheck"
+            | "upload_file"
+        ) if not r.has_target:
+            raise missing("element_id", "the element to act on (element_id, selector, or x and y)")
+        case _:
+            pass
+    if r.action == "scroll" and isinstance(r.value, list):
+        raise InvalidParameterError("value", "scroll takes a direction or a number of pixels")
+    if r.action == "wait_for" and r.value is not None and not isinstance(r.value, (int, float)):
+        raise InvalidParameterError("value", "wait_for takes a number of milliseconds")
+
+
+class AnalyzeRequest(_Request):
+    """One `analyze` call.
+
+    what: page_summary (the full summary, 000 §4.3), interactive (the interaction model),
+    semantic (the V3 tree), skeleton, screenshot (viewport PNG), tabs, command_result
+    (`query` = a command id: that command's status without waiting; no query: every kept
+    command). world (page_summary only, 000 §4.3): "isolated" (default: the page can neither
+    see nor disturb the engine) or "main" (the page's own world). query: for interactive and
+    semantic, keeps the controls whose name or role contains it (case-insensitive).
+    max_tokens: trims the controls of interactive/semantic to fit. include_offscreen:
+    semantic only.
+    """
+
+    what: AnalyzeWhat
+    tab_id: str | None = None
+    world: Literal["isolated", "main"] = "isolated"
+    query: str | None = None
+    max_tokens: int | None = Field(None, ge=50, le=200_000)
+    include_offscreen: bool = False
+
+    @model_validator(mode="after")
+    def _check(self) -> AnalyzeRequest:
+        if self.world == "main" and self.what != "page_summary":
+            raise InvalidParameterError("world", f"world='main' applies to page_summary only, not {self.what}")
+        return self
+
+
+# ---- results
+
+
+class DialogInfo(BaseModel):
+    """A JavaScript dialog the page opened. `handled` is "pending" while it waits for
+    handle_dialog, else "accepted"/"dismissed"; `by` says whether the agent or the
+    session's dialog policy decided."""
+
+    type: Literal["alert", "confirm", "prompt", "beforeunload"]
+    message: str
+    default_value: str | None = None
+    handled: Literal["pending", "accepted", "dismissed"]
+    by: Literal["agent", "policy"] | None = None
+
+
+class Observations(BaseModel):
+    """What the action visibly did (004 §1 sentinel verification)."""
+
+    url_changed: bool = False
+    dom_mutated: bool = False
+    network_requests: int = 0
+    new_tab: str | None = None  # the id of a tab the action opened
+    dialog: DialogInfo | None = None
+    element_found: bool = False
+    recent_events: list[str] = Field(default_factory=list)  # toasts, alerts, aria-live text
+    has_errors: bool = False
+    has_success: bool = False
+
+
+class TabInfo(BaseModel):
+    tab_id: str
+    url: str
+    title: str
+    active: bool
+
+
+class Candidate(BaseModel):
+    """A control that might be what a stale id meant."""
+
+    id: str
+    role: str
+    name: str
+    xy: tuple[int, int]
+
+
+class ActionResult(BaseModel):
+    """One interact result. JSON shape (000 §4.2): fields that do not apply are left out,
+    except that `summary` is null when `summary_error` says why it is missing.
+
+    Screenshot results carry the PNG as base64 in `image` (`mime_type` image/png); an MCP
+    surface moves it into an image content block."""
+
+    success: bool
+    action: str
+    url: str | None = None
+    title: str | None = None
+    message: str | None = None
+    error: str | None = None
+    summary: CompactSummary | None = None
+    summary_error: str | None = None
+    requested_url: str | None = None
+    http_status: int | None = None
+    tab_id: str | None = None
+    element_id: str | None = None
+    healed: bool | None = None
+    old_id: str | None = None
+    new_id: str | None = None
+    candidates: list[Candidate] | None = None
+    covering: str | None = None  # the element that receives the click instead (occluded)
+    observations: Observations | None = None  # element actions and handle_dialog
+    dialog: DialogInfo | None = None  # other calls: a dialog the page opened, and how it was answered
+    tabs: list[TabInfo] | None = None
+    queued: bool | None = None
+    command_id: str | None = None
+    browser_restarted: bool | None = None
+    image: str | None = None
+    mime_type: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude_none=True)
+        if self.summary_error is not None:
+            data["summary"] = None
+        return data
+
+
+class AnalyzeResult(BaseModel):
+    """`data` is the JSON-ready view; `image` holds the PNG for what="screenshot"."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    data: dict[str, Any]
+    image: bytes | None = None

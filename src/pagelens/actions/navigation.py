@@ -1,0 +1,183 @@
+"""navigate, refresh, back and forward (000 §4.2): load, settle, then the compact summary.
+
+A navigation fails only when the page could not be loaded (a restricted address, or a
+``net::ERR_*`` from Chromium, whose name becomes the error code). An HTTP 404 or 500
+page loaded fine: its summary says `error_page`. The summary has its own 3 s limit and
+never fails the navigation: a summary that cannot be taken is ``summary: null`` with
+``summary_error``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Response
+
+from pagelens.actions.errors import ActionError
+from pagelens.actions.models import ActionResult
+from pagelens.actions.settle import SettlePolicy, settle
+from pagelens.actions.tabs import Tab
+from pagelens.browser.page import Page
+from pagelens.engine.models import CompactSummary
+from pagelens.errors import CaptureTimeoutError, NavigationError, PagelensError
+
+SUMMARY_TIMEOUT_S = 3.0  # 000 §3.6, independent of the navigation's own wait
+RESTRICTED_SCHEMES = (
+    "chrome", "chrome-extension", "chrome-untrusted", "chrome-search", "devtools", "view-source",
+    "javascript", "about", "edge", "brave", "opera", "vivaldi", "file",
+)  # fmt: skip
+_INTERRUPTION_RETRIES = 2
+_ERROR_PAGE_WAIT_MS = 2000
+_SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+_HOST_PORT_RE = re.compile(r"^[^:/]+:\d+(/|$)")
+_LOOPBACK_RE = re.compile(r"^(localhost|127\.|\[::1\])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class NavigationOptions:
+    settle: SettlePolicy
+    timeout: float = 30.0
+    allow_file_urls: bool = False
+    restricts_hosts: bool = False  # an allow-list is in force (for the error message)
+    summary_timeout: float = SUMMARY_TIMEOUT_S
+
+
+def check_url(url: str, *, allow_file_urls: bool) -> str:
+    """The address to load: a bare host gets a scheme (http for loopback, else https);
+    browser-internal and script addresses are refused with `restricted_url`."""
+    url = url.strip()
+    match = _SCHEME_RE.match(url)
+    if match is None or _HOST_PORT_RE.match(url):
+        url = ("http://" if _LOOPBACK_RE.match(url) else "https://") + url
+        match = _SCHEME_RE.match(url)
+    scheme = match.group(1).lower() if match else ""
+    if url.lower() == "about:blank" or (scheme == "file" and allow_file_urls):
+        return url
+    if scheme in RESTRICTED_SCHEMES:
+        what = "local files" if scheme == "file" else f"{scheme}: addresses"
+        raise ActionError("restricted_url", f"cannot navigate to {url}: {what} are not allowed")
+    return url
+
+
+async def take_summary(
+    page: Page,
+    timeout: float = SUMMARY_TIMEOUT_S,  # noqa: ASYNC109 - the limit is passed on to the engine
+) -> tuple[CompactSummary | None, str | None]:
+    """The compact summary, or (None, why it is missing)."""
+    try:
+        summary = await asyncio.wait_for(page.summary("compact", timeout=timeout), timeout + 1.0)
+    except (CaptureTimeoutError, TimeoutError):
+        return None, "summary_timeout"
+    except PagelensError as exc:
+        return None, "script_injection_failed" if exc.code == "capture_failed" else exc.code
+    except PlaywrightError:
+        return None, "script_injection_failed"
+    return summary, None  # type: ignore[return-value]
+
+
+def _canonical(url: str) -> str:
+    parts = urlsplit(url)
+    return parts._replace(path=parts.path or "/", fragment="").geturl().lower()
+
+
+def _redirected(requested: str, response: Response | None, final_url: str) -> bool:
+    if response is not None and response.request.redirected_from is not None:
+        return True
+    return _canonical(requested) != _canonical(final_url)
+
+
+def _failure(exc: PlaywrightError, url: str, options: NavigationOptions) -> ActionError:
+    error = NavigationError.from_playwright(exc, url)
+    message = error.message
+    if error.code == "err_blocked_by_client" and options.restricts_hosts:
+        message += " (the host is not in allowed_hosts)"
+    return ActionError(error.code, message)
+
+
+async def navigate(
+    tab: Tab, url: str, options: NavigationOptions, *, summary: bool, action: str = "navigate"
+) -> ActionResult:
+    address = check_url(url, allow_file_urls=options.allow_file_urls)
+    response = await _goto(tab, address, options)
+    result = await _loaded(tab, action, response, options, summary=summary)
+    if _redirected(address, response, result.url or ""):
+        result.requested_url = address
+    return result
+
+
+async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response | None:
+    page = tab.playwright_page
+    for attempt in range(_INTERRUPTION_RETRIES + 1):
+        try:
+            return await page.goto(address, wait_until="load", timeout=options.timeout * 1000)
+        except PlaywrightError as exc:
+            interrupted = "interrupted by another navigation" in str(exc)
+            if attempt == _INTERRUPTION_RETRIES or not interrupted:
+                if not interrupted:
+                    await _error_page_committed(tab)
+                raise _failure(exc, address, options) from exc
+            # A navigation still on its way (an earlier one's error page, a redirect the
+            # page scripted) replaced ours: let it finish, then go again.
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_load_state("load", timeout=options.timeout * 1000)
+    raise AssertionError("unreachable")
+
+
+async def _error_page_committed(tab: Tab) -> None:
+    """A failed load is followed by Chromium's error page, a moment later; wait for it,
+    or it would interrupt whatever navigation comes next."""
+    page = tab.playwright_page
+    if page.url.startswith("chrome-error://"):
+        return
+    with contextlib.suppress(PlaywrightError):
+        await page.wait_for_event(
+            "framenavigated",
+            predicate=lambda frame: frame == page.main_frame,
+            timeout=_ERROR_PAGE_WAIT_MS,
+        )
+
+
+async def history(tab: Tab, action: str, options: NavigationOptions, *, summary: bool) -> ActionResult:
+    """refresh, back or forward."""
+    page = tab.playwright_page
+    timeout = options.timeout * 1000
+    before = page.url
+    try:
+        if action == "refresh":
+            response = await page.reload(wait_until="load", timeout=timeout)
+        elif action == "back":
+            response = await page.go_back(wait_until="load", timeout=timeout)
+        else:
+            response = await page.go_forward(wait_until="load", timeout=timeout)
+    except PlaywrightError as exc:
+        raise _failure(exc, page.url, options) from exc
+    # A same-document history entry (pushState, a fragment) loads nothing: no response,
+    # but the address moved. No response and no move: there was nowhere to go.
+    if response is None and action != "refresh" and page.url == before:
+        raise ActionError("no_history", f"there is no page to go {action} to in tab {tab.id}")
+    return await _loaded(tab, action, response, options, summary=summary)
+
+
+async def _loaded(
+    tab: Tab, action: str, response: Response | None, options: NavigationOptions, *, summary: bool
+) -> ActionResult:
+    page = tab.playwright_page
+    await settle(tab.page, options.settle, load_timeout=options.timeout)
+    tab.last_url = page.url
+    result = ActionResult(
+        success=True,
+        action=action,
+        url=page.url,
+        title=await tab.title(),
+        tab_id=tab.id,
+        http_status=response.status if response is not None else None,
+        message=f"loaded {page.url}" + (f" (HTTP {response.status})" if response is not None else ""),
+    )
+    if summary:
+        result.summary, result.summary_error = await take_summary(tab.page, options.summary_timeout)
+    return result

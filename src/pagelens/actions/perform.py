@@ -1,0 +1,606 @@
+"""Element actions: real input through Playwright's mouse and keyboard, after the
+actionability checks, then verification.
+
+Each action runs inside a `Watch` (observe.py). A dialog the input opens is held for
+the agent: the action returns at once, reporting it, and `handle_dialog` answers it and
+finishes the action's verification. When the action navigated or changed the route of
+a single-page app, its result carries the compact summary of where it landed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import fnmatch
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from pagelens.actions import bridge
+from pagelens.actions.errors import ActionError, InvalidParameterError
+from pagelens.actions.models import ActionResult, DialogInfo, InteractRequest
+from pagelens.actions.navigation import SUMMARY_TIMEOUT_S, take_summary
+from pagelens.actions.observe import Watch
+from pagelens.actions.settle import SettlePolicy, settle
+from pagelens.actions.tabs import Tab
+from pagelens.actions.targets import Target, resolve, viewport_point
+
+MAX_WAIT_MS = 60_000
+
+
+@dataclass(frozen=True)
+class ActionOptions:
+    settle: SettlePolicy
+    actionability_timeout: float = 2.0  # how long an element may take to become actionable
+    input_timeout: float = 10.0  # how long one input (a click, typing) may take
+    navigation_timeout: float = 30.0  # a click that navigates: how long the load may take
+    wait_timeout: float = 10.0  # wait_for without value
+    summary_timeout: float = SUMMARY_TIMEOUT_S  # the summary of where a click navigated to
+
+
+@dataclass
+class Done:
+    """What an action handler did."""
+
+    message: str
+    target: Target | None = None
+    element_found: bool = True
+
+
+@dataclass
+class Parked:
+    """An action whose dialog is open: finished by handle_dialog (or the policy)."""
+
+    watch: Watch
+    done: Done
+
+
+class Act:
+    """One element action in progress: its request, and the steps handlers share."""
+
+    def __init__(self, tab: Tab, request: InteractRequest, options: ActionOptions) -> None:
+        self.tab = tab
+        self.request = request
+        self.options = options
+        self.page = tab.playwright_page
+        self._target: Target | None = None
+
+    async def target(self) -> Target:
+        if self._target is None:
+            r = self.request
+            self._target = await resolve(self.tab, element_id=r.element_id, selector=r.selector, frame=r.frame)
+        return self._target
+
+    async def ready(
+        self, target: Target, *, pointer: bool, enabled: bool = True, editable: bool = False
+    ) -> tuple[float, float]:
+        """Wait until `target` is actionable; its click point in the page's viewport.
+        ActionError not_visible, disabled, not_editable, not_stable, occluded otherwise."""
+        timeout = self.options.actionability_timeout
+        checks = {
+            "pointer": pointer,
+            "enabled": enabled,
+            "editable": editable,
+            "timeoutMs": int(timeout * 1000),
+        }
+        state = await bridge.call(target.world, "ready", target.local_id, checks, timeout=timeout + 3.0)
+        if not state["ok"]:
+            raise ActionError(
+                state["reason"],
+                f"{describe(target)}: {state['message']}",
+                covering=state.get("covering"),
+            )
+        return await viewport_point(self.tab, target, state["point"])
+
+    async def call(self, target: Target, function: str, *args: Any) -> Any:
+        return await bridge.call(target.world, function, target.local_id, *args)
+
+    async def deliver(self, make_input: Callable[[], Awaitable[Any]]) -> None:
+        """Send real input. When it opens a dialog, the page (and the input) wait for an
+        answer: the input is left running and the action returns."""
+        tab = self.tab
+        task = asyncio.ensure_future(make_input())
+        opened = asyncio.ensure_future(tab.dialogs.opened.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {task, opened},
+                timeout=self.options.input_timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            opened.cancel()
+        if task in done:
+            try:
+                task.result()
+            except PlaywrightError as exc:
+                raise ActionError("input_failed", _first_line(exc)) from exc
+            return
+        if tab.dialogs.pending:
+            task.add_done_callback(_consume)
+            tab.dialogs.blocked = task
+            return
+        task.cancel()
+        raise ActionError("timeout", f"the input did not complete within {self.options.input_timeout:g} s")
+
+
+def describe(target: Target) -> str:
+    name = f' "{target.name}"' if target.name else ""
+    return f"{target.role}{name} [id {target.id}]"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _consume(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+# ---- the actions
+
+
+async def _click(act: Act, *, double: bool) -> Done:
+    button = act.page.mouse.dblclick if double else act.page.mouse.click
+    verb = "double-clicked" if double else "clicked"
+    r = act.request
+    if r.x is not None and r.y is not None:
+        world = await bridge.main_world(act.tab.page)
+        hit = await bridge.call(world, "atPoint", r.x, r.y)
+        await act.deliver(lambda: button(r.x, r.y))
+        where = f"({r.x:g}, {r.y:g}) on {hit['description']}"
+        return Done(f"{verb} at {where}", element_found=hit["found"])
+    target = await act.target()
+    x, y = await act.ready(target, pointer=True)
+    await act.deliver(lambda: button(x, y))
+    return Done(f"{verb} {describe(target)}", target)
+
+
+async def click(act: Act) -> Done:
+    return await _click(act, double=False)
+
+
+async def double_click(act: Act) -> Done:
+    return await _click(act, double=True)
+
+
+async def hover(act: Act) -> Done:
+    r = act.request
+    if r.x is not None and r.y is not None:
+        await act.deliver(lambda: act.page.mouse.move(r.x, r.y))
+        return Done(f"moved the pointer to ({r.x:g}, {r.y:g})")
+    target = await act.target()
+    x, y = await act.ready(target, pointer=True, enabled=False)
+    await act.deliver(lambda: act.page.mouse.move(x, y))
+    return Done(f"hovering over {describe(target)}", target)
+
+
+async def focus(act: Act) -> Done:
+    target = await act.target()
+    await act.ready(target, pointer=False, enabled=False)
+    state = await act.call(target, "focus", "keep")
+    if not state["focused"]:
+        raise ActionError("not_focusable", f"{describe(target)} does not take focus")
+    return Done(f"focused {describe(target)}", target)
+
+
+async def _write(act: Act, text: str, *, replace: bool) -> Target:
+    """Type `text` into the target: after its current text, or replacing it."""
+    target = await act.target()
+    await act.ready(target, pointer=False, editable=True)
+    state = await act.call(target, "focus", "all" if replace else "end")
+    if state["mode"] == "picker":
+        # Date, time, colour and range inputs have no typeable text: set it as their picker would.
+        outcome = await act.call(target, "setPickerValue", text)
+        if not outcome["accepted"]:
+            raise ActionError("invalid_value", f"{describe(target)} does not accept {text!r}")
+        return target
+    if not state["focused"]:
+        raise ActionError("not_focusable", f"{describe(target)} did not take focus")
+    if text:
+        await act.deliver(lambda: act.page.keyboard.type(text))
+    elif replace:
+        await act.deliver(lambda: act.page.keyboard.press("Delete"))
+    return target
+
+
+async def type_text(act: Act) -> Done:
+    text = act.request.text or ""
+    if not act.request.has_target:
+        await act.deliver(lambda: act.page.keyboard.type(text))
+        return Done("typed into the focused element", element_found=False)
+    target = await _write(act, text, replace=False)
+    return Done(f"typed into {describe(target)}", target)
+
+
+def _text_value(request: InteractRequest) -> str:
+    value = request.value if request.value is not None else request.text
+    if isinstance(value, list):
+        raise InvalidParameterError("value", "set_value takes one value, not a list")
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    return value or ""
+
+
+async def set_value(act: Act) -> Done:
+    value = _text_value(act.request)
+    target = await _write(act, value, replace=True)
+    return Done(f"set the value of {describe(target)}{await _mismatch(act, target, value)}", target)
+
+
+async def clear(act: Act) -> Done:
+    target = await _write(act, "", replace=True)
+    return Done(f"cleared {describe(target)}{await _mismatch(act, target, '')}", target)
+
+
+async def _mismatch(act: Act, target: Target, expected: str) -> str:
+    """A note when the field ended up holding something else (a mask, a max length).
+    Sensitive fields are never read back."""
+    if act.tab.dialogs.pending:
+        return ""
+    actual = await act.call(target, "fieldText")
+    if actual is None or actual == expected:
+        return ""
+    return "; note: the field now holds a different value (the page reformatted or limited the input)"
+
+
+_KEY_NAMES = {
+    "ctrl": "Control", "control": "Control", "cmd": "Meta", "command": "Meta", "meta": "Meta",
+    "win": "Meta", "alt": "Alt", "option": "Alt", "shift": "Shift", "enter": "Enter",
+    "return": "Enter", "esc": "Escape", "escape": "Escape", "tab": "Tab", "space": "Space",
+    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "up": "ArrowUp",
+    "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight", "arrowup": "ArrowUp",
+    "arrowdown": "ArrowDown", "arrowleft": "ArrowLeft", "arrowright": "ArrowRight",
+    "pageup": "PageUp", "pagedown": "PageDown", "home": "Home", "end": "End", "insert": "Insert",
+}  # fmt: skip
+
+
+def normalize_key(key: str) -> str:
+    """ "ctrl+a" → "Control+a"; Playwright's own names pass through."""
+    parts = [p.strip() for p in key.split("+")] if key != "+" else ["+"]
+    if any(not p for p in parts):
+        raise InvalidParameterError("key", f"{key!r} is not a key or chord")
+    return "+".join(_KEY_NAMES.get(p.lower(), p) if len(p) > 1 else p for p in parts)
+
+
+async def press(act: Act) -> Done:
+    key = normalize_key(act.request.key or "")
+    target = None
+    if act.request.has_target:
+        target = await act.target()
+        await act.ready(target, pointer=False, enabled=True)
+        await act.call(target, "focus", "keep")
+    try:
+        await act.deliver(lambda: act.page.keyboard.press(key))
+    except ActionError as exc:
+        if "Unknown key" in exc.message:
+            raise InvalidParameterError("key", exc.message) from exc
+        raise
+    where = f" in {describe(target)}" if target else ""
+    return Done(f"pressed {key}{where}", target, element_found=target is not None)
+
+
+async def select(act: Act) -> Done:
+    value = act.request.value
+    wanted = [str(v) for v in value] if isinstance(value, list) else [_text_value(act.request)]
+    target = await act.target()
+    await act.ready(target, pointer=False)
+    outcome = await act.call(target, "selectOptions", wanted)
+    if not outcome["native"]:
+        return await _select_custom(act, target, wanted)
+    if not outcome["ok"]:
+        options = ", ".join(repr(o) for o in outcome["options"])
+        if outcome.get("missing"):
+            raise ActionError(
+                "option_not_found",
+                f"{describe(target)} has no option {outcome['missing'][0]!r}; options: {options}",
+            )
+        if outcome.get("disabled"):
+            raise ActionError("disabled", f"option {outcome['disabled']!r} of {describe(target)} is disabled")
+        raise InvalidParameterError("value", f"{describe(target)} takes one option, not several")
+    chosen = ", ".join(repr(s) for s in outcome["selected"])
+    return Done(f"selected {chosen} in {describe(target)}", target)
+
+
+async def _select_custom(act: Act, target: Target, wanted: list[str]) -> Done:
+    """A scripted dropdown (an ARIA combobox or listbox): open it, then click the option."""
+    x, y = await act.ready(target, pointer=True)
+    await act.deliver(lambda: act.page.mouse.click(x, y))
+    await settle(act.tab.page, act.options.settle)
+    for value in wanted:
+        try:
+            option = await resolve(
+                act.tab,
+                element_id=None,
+                selector=f'role=option[name="{value}"]',
+                frame=_frame_of(target),
+            )
+        except ActionError:
+            option = await resolve(act.tab, element_id=None, selector=f"text={value}", frame=_frame_of(target))
+        ox, oy = await act.ready(option, pointer=True)
+        await act.deliver(lambda ox=ox, oy=oy: act.page.mouse.click(ox, oy))
+    return Done(f"selected {', '.join(map(repr, wanted))} in {describe(target)}", target)
+
+
+def _frame_of(target: Target) -> str | None:
+    return ".".join(target.frame_path) or None
+
+
+async def _set_checked(act: Act, checked: bool) -> Done:
+    target = await act.target()
+    state = await act.call(target, "checkedState")
+    verb = "checked" if checked else "unchecked"
+    if state is None:
+        raise ActionError("not_checkable", f"{describe(target)} is not a checkbox, radio button or switch")
+    if state == checked:
+        return Done(f"{describe(target)} was already {verb}", target)
+    if not checked and target.role == "radio":
+        raise ActionError("not_checkable", "a radio button is unchecked by checking another one of its group")
+    try:
+        x, y = await act.ready(target, pointer=True)
+    except ActionError as exc:
+        # Custom-styled boxes hide the input and show its label: click the label.
+        label_id = await act.call(target, "labelFor") if exc.code == "not_visible" else None
+        if label_id is None:
+            raise
+        label = dataclasses.replace(target, local_id=label_id, role="label")
+        x, y = await act.ready(label, pointer=True)
+    await act.deliver(lambda: act.page.mouse.click(x, y))
+    if not act.tab.dialogs.pending and await act.call(target, "checkedState") != checked:
+        raise ActionError("state_unchanged", f"clicked {describe(target)} but it is still not {verb}")
+    return Done(f"{verb} {describe(target)}", target)
+
+
+async def check(act: Act) -> Done:
+    return await _set_checked(act, True)
+
+
+async def uncheck(act: Act) -> Done:
+    return await _set_checked(act, False)
+
+
+async def scroll(act: Act) -> Done:
+    value = act.request.value
+    how = value if value is not None else "down"
+    if isinstance(how, str) and how not in ("down", "up", "top", "bottom"):
+        raise InvalidParameterError("value", 'scroll takes "down", "up", "top", "bottom" or a number of pixels')
+    if not act.request.has_target:
+        world = await bridge.main_world(act.tab.page)
+        moved = await bridge.call(world, "scroll", None, how)
+        return Done(_scrolled("the page", moved), element_found=False)
+    target = await act.target()
+    if value is None:
+        state = await act.call(target, "scrollIntoView")
+        if not state["inViewport"]:
+            raise ActionError("not_visible", f"{describe(target)} could not be scrolled into view")
+        return Done(f"scrolled {describe(target)} into view", target)
+    moved = await act.call(target, "scroll", how)
+    return Done(_scrolled(moved["container"], moved), target)
+
+
+def _scrolled(what: str, moved: dict[str, Any]) -> str:
+    where = "the end" if moved["atEnd"] else f"{moved['after']} of {moved['max']} px"
+    if moved["before"] == moved["after"]:
+        return f"{what} did not move (at {where})"
+    return f"scrolled {what} from {moved['before']} to {where}"
+
+
+async def upload_file(act: Act) -> Done:
+    value = act.request.value
+    paths = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    for path in paths:
+        if not await asyncio.to_thread(Path(path).is_file):
+            raise ActionError("file_not_found", f"no file at {path}")
+    target = await act.target()
+    names = ", ".join(Path(p).name for p in paths)
+    if await act.call(target, "isFileInput"):
+        try:
+            await _locator(act, target).set_input_files(paths, timeout=act.options.input_timeout * 1000)
+        except PlaywrightError as exc:
+            raise ActionError("upload_failed", _first_line(exc)) from exc
+        return Done(f"attached {names} to {describe(target)}", target)
+    # A button that opens a file chooser.
+    x, y = await act.ready(target, pointer=True)
+    try:
+        async with act.page.expect_file_chooser(timeout=act.options.input_timeout * 1000) as chooser:
+            await act.page.mouse.click(x, y)
+        await (await chooser.value).set_files(paths)
+    except PlaywrightError as exc:
+        raise ActionError("upload_failed", f"{describe(target)} opened no file chooser: {_first_line(exc)}") from exc
+    return Done(f"attached {names} through {describe(target)}", target)
+
+
+def _locator(act: Act, target: Target) -> Any:
+    scope: Any = act.page
+    for owner in target.frame_path:
+        scope = scope.frame_locator(f'[data-llm-id="{owner}"]')
+    return scope.locator(f'[data-llm-id="{target.local_id}"]')
+
+
+async def wait_for(act: Act) -> Done:
+    r = act.request
+    limit_ms = min(float(r.value), MAX_WAIT_MS) if r.value is not None else act.options.wait_timeout * 1000
+    if not (r.text or r.url or r.has_target):
+        await asyncio.sleep(limit_ms / 1000)
+        return Done(f"waited {limit_ms:g} ms", element_found=False)
+    if r.text:
+        world = await bridge.main_world(act.tab.page)
+        if not await bridge.call(world, "waitForText", r.text, limit_ms, timeout=limit_ms / 1000 + 2.0):
+            raise ActionError("timeout", f"the text {r.text!r} did not appear within {limit_ms:g} ms")
+        return Done(f"the page shows {r.text!r}", element_found=False)
+    if r.url:
+        pattern = r.url
+        matches = (lambda u: fnmatch.fnmatchcase(u, pattern)) if "*" in pattern else (lambda u: pattern in u)
+        try:
+            await act.page.wait_for_url(matches, timeout=limit_ms, wait_until="load")
+        except PlaywrightError as exc:
+            raise ActionError("timeout", f"the address did not match {pattern!r} within {limit_ms:g} ms") from exc
+        return Done(f"the address is {act.page.url}", element_found=False)
+    return await _wait_for_element(act, limit_ms)
+
+
+async def _wait_for_element(act: Act, limit_ms: float) -> Done:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_ms / 1000
+    while True:
+        with contextlib.suppress(ActionError):
+            target = await act.target()
+            with contextlib.suppress(ActionError):
+                await act.ready(target, pointer=False, enabled=False)
+                return Done(f"{describe(target)} is visible", target)
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            what = act.request.element_id or act.request.selector
+            raise ActionError("timeout", f"{what} did not appear within {limit_ms:g} ms")
+        act._target = None  # look it up afresh after the next change
+        world = await bridge.main_world(act.tab.page)
+        with contextlib.suppress(bridge.DocumentChanged):
+            await bridge.call(world, "waitForChange", int(remaining * 1000), timeout=remaining + 2.0)
+
+
+HANDLERS: dict[str, Callable[[Act], Awaitable[Done]]] = {
+    "click": click,
+    "double_click": double_click,
+    "hover": hover,
+    "focus": focus,
+    "type": type_text,
+    "set_value": set_value,
+    "clear": clear,
+    "press": press,
+    "select": select,
+    "check": check,
+    "uncheck": uncheck,
+    "scroll": scroll,
+    "upload_file": upload_file,
+    "wait_for": wait_for,
+}
+
+
+# ---- running an action and verifying it
+
+
+async def perform(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
+    act = Act(tab, request, options)
+    watch = await Watch.start(tab)
+    tab.dialogs.hold = True
+    try:
+        done = await HANDLERS[request.action](act)
+    except BaseException:
+        tab.dialogs.hold = False
+        await watch.discard()
+        raise
+    return await conclude(tab, request.action, watch, done, options)
+
+
+async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: ActionOptions) -> ActionResult:
+    """Let the page settle (or, when a dialog holds it, park the action), then verify."""
+    try:
+        if not tab.dialogs.pending:
+            await _settle_unless_dialog(tab, watch, options)
+        verdict = await watch.finish(element_found=done.element_found)
+    finally:
+        tab.dialogs.hold = False
+    target = done.target
+    result = ActionResult(
+        success=True,
+        action=action,
+        url=tab.playwright_page.url,
+        message=done.message,
+        tab_id=tab.id,
+        element_id=target.id if target else None,
+        observations=verdict.observations,
+    )
+    if target is not None and target.healed_from is not None:
+        result.healed, result.old_id, result.new_id = True, target.healed_from, target.id
+    if tab.dialogs.pending:
+        tab.parked = Parked(watch, done)
+        pending = tab.dialogs.pending
+        result.message = f"{done.message}; {_dialog_prompt(pending)}"
+        return result
+    result.title = await tab.title()
+    tab.last_url = tab.playwright_page.url
+    if verdict.navigated:
+        result.summary, result.summary_error = await take_summary(tab.page, options.summary_timeout)
+    return result
+
+
+def _dialog_prompt(dialog: DialogInfo) -> str:
+    article = "an" if dialog.type[0] in "aeiou" else "a"
+    return (
+        f"the page opened {article} {dialog.type} dialog ({dialog.message!r}) and waits: answer "
+        f'it with handle_dialog (value "accept" or "dismiss"), or the next action answers it '
+        "by the dialog policy"
+    )
+
+
+async def _settle_unless_dialog(tab: Tab, watch: Watch, options: ActionOptions) -> None:
+    """Settle; a click that started a navigation waits for the new page's load. A dialog
+    freezes the page, so waiting stops when one opens."""
+
+    async def settle_all() -> None:
+        await settle(tab.page, options.settle, load_timeout=options.navigation_timeout)
+        # A navigation that started but has not loaded yet (a slow server): wait for it.
+        loading = watch.navigation_started and tab.loads == watch_loads
+        if loading and await tab.wait_for_load(watch_loads, options.navigation_timeout):
+            await settle(tab.page, options.settle, load_timeout=options.navigation_timeout)
+
+    watch_loads = watch.loads
+    task = asyncio.ensure_future(settle_all())
+    opened = asyncio.ensure_future(tab.dialogs.opened.wait())
+    try:
+        await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        opened.cancel()
+    if task.done():
+        task.result()
+    else:
+        task.cancel()
+        task.add_done_callback(_consume)
+
+
+async def handle_dialog(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
+    """Answer the open dialog; finish the action that opened it, if one is waiting."""
+    answer = "dismiss" if request.value == "dismiss" else "accept"
+    tab.dialogs.hold = True
+    info = await tab.dialogs.answer(answer, request.text, by="agent")
+    if info is None:
+        tab.dialogs.hold = False
+        last = tab.dialogs.take_report()
+        raise ActionError(
+            "no_dialog",
+            "no dialog is open" + (f"; the last one ({last.type}) was {last.handled} by the {last.by}" if last else ""),
+        )
+    await _unblock(tab, options)
+    parked, tab.parked = tab.parked, None
+    verb = "accepted" if answer == "accept" else "dismissed"
+    message = f"{verb} the {info.type} dialog {info.message!r}"
+    if parked is not None:
+        parked.done.message = message
+        return await conclude(tab, "handle_dialog", parked.watch, parked.done, options)
+    watch = await Watch.start(tab)
+    return await conclude(tab, "handle_dialog", watch, Done(message, element_found=False), options)
+
+
+async def release(tab: Tab, options: ActionOptions) -> str | None:
+    """Before any other call: a held dialog is answered by the policy, and the action
+    that waited for it is let go. Returns what was done, for the call's message."""
+    answered = await tab.dialogs.answer(None, None, by="policy") if tab.dialogs.pending else None
+    await _unblock(tab, options)
+    parked, tab.parked = tab.parked, None
+    if parked is not None:
+        await parked.watch.discard()
+    if answered is None:
+        return None
+    what = f"the open {answered.type} dialog {answered.message!r}"
+    return f"first {answered.handled} {what} (dialog policy)"
+
+
+async def _unblock(tab: Tab, options: ActionOptions) -> None:
+    blocked, tab.dialogs.blocked = tab.dialogs.blocked, None
+    if blocked is not None:
+        await asyncio.wait({blocked}, timeout=options.input_timeout)

@@ -1,0 +1,288 @@
+"""The entry point of the action layer: a browser session that agents drive with
+`interact` and read with `analyze` (issue 3, spec 000).
+
+One call at a time reaches the browser (a lock), whether the agent waits for it or it
+runs in the background. Before each call the session makes sure its Chromium is alive
+(relaunching or re-attaching it: ``browser_restarted: true``) and that no dialog held
+from an earlier action still freezes the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from pagelens.actions import analyze as views
+from pagelens.actions import navigation, perform
+from pagelens.actions.commands import CommandStore
+from pagelens.actions.dialogs import DialogPolicy
+from pagelens.actions.errors import ActionError
+from pagelens.actions.models import ActionResult, AnalyzeRequest, AnalyzeResult, InteractRequest
+from pagelens.actions.runtime import BrowserOptions, BrowserRuntime
+from pagelens.actions.settle import SettlePolicy
+from pagelens.actions.tabs import Tabs
+from pagelens.errors import InvalidRequestError, PagelensError
+
+CALL_TIMEOUT_S = 120.0  # the ceiling of any one call, whatever its parts' own limits
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """Tunables beyond the browser itself; the defaults follow the specs."""
+
+    settle: SettlePolicy = field(default_factory=SettlePolicy)
+    dialogs: DialogPolicy = field(default_factory=DialogPolicy)
+    navigation_timeout: float = 30.0
+    actionability_timeout: float = 2.0
+    summary_timeout: float = navigation.SUMMARY_TIMEOUT_S
+    allow_file_urls: bool = False
+
+
+class Session:
+    """A browser, its tabs and the agent's background work.
+
+    ``interact`` never raises for what happens on the page (a hidden element, a host
+    that does not resolve): those are ``success: false`` results with an error code. It
+    raises InvalidRequestError (an InvalidParameterError naming the parameter) for a
+    request that is malformed.
+    """
+
+    def __init__(self, runtime: BrowserRuntime, options: SessionOptions) -> None:
+        self._runtime = runtime
+        self.options = options
+        self.tabs = Tabs(options.dialogs)
+        self.commands = CommandStore()
+        self._lock = asyncio.Lock()
+        self._navigation = navigation.NavigationOptions(
+            settle=options.settle,
+            timeout=options.navigation_timeout,
+            allow_file_urls=options.allow_file_urls,
+            restricts_hosts=runtime.options.allowed_hosts is not None,
+            summary_timeout=options.summary_timeout,
+        )
+        self._actions = perform.ActionOptions(
+            settle=options.settle,
+            actionability_timeout=options.actionability_timeout,
+            navigation_timeout=options.navigation_timeout,
+            summary_timeout=options.summary_timeout,
+        )
+
+    @classmethod
+    async def start(
+        cls,
+        *,
+        headless: bool = True,
+        cdp_url: str | None = None,
+        allowed_hosts: list[str] | None = None,
+        user_data_dir: str | None = None,
+        viewport: tuple[int, int] = (1280, 800),
+        options: SessionOptions | None = None,
+    ) -> Session:
+        """Launch Chromium (a throwaway profile, or `user_data_dir`), or attach to the
+        one at `cdp_url`. `allowed_hosts` None lets pages reach every host."""
+        runtime = BrowserRuntime(
+            BrowserOptions(
+                headless=headless,
+                cdp_url=cdp_url,
+                allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
+                user_data_dir=user_data_dir,
+                viewport=viewport,
+            )
+        )
+        browser = await runtime.start()
+        session = cls(runtime, options or SessionOptions())
+        session.tabs.bind(browser)
+        if runtime.attached:
+            session.tabs.adopt_existing(browser.context.pages, owned=False)
+        elif user_data_dir is not None:
+            session.tabs.adopt_existing(browser.context.pages, owned=True)  # its first tab
+        return session
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.commands.close()
+        if self._runtime.attached:
+            for tab in self.tabs:
+                if tab.owned:  # the tabs the user had stay open
+                    await self.tabs.close(tab)
+        await self._runtime.stop()
+
+    # ---- interact
+
+    async def interact(self, request: InteractRequest | dict[str, Any]) -> dict[str, Any]:
+        req = InteractRequest.parse(request)
+        if req.action == "result":
+            return await self._result(req.command_id or "")
+        if req.background:
+            command_id = self.commands.submit(req.action, lambda: self._run_quietly(req))
+            return ActionResult(
+                success=True, action=req.action, queued=True, command_id=command_id,
+                message="queued: fetch the result with interact(action='result', command_id=...)",
+            ).to_json()  # fmt: skip
+        return await self._run(req)
+
+    async def _result(self, command_id: str) -> dict[str, Any]:
+        try:
+            result = await self.commands.result(command_id)
+        except ActionError as exc:
+            return _failure("result", exc).to_json()
+        if result is None:
+            return ActionResult(
+                success=True, action="result", queued=True, command_id=command_id,
+                message="still running: ask for the result again",
+            ).to_json()  # fmt: skip
+        return result
+
+    async def _run_quietly(self, req: InteractRequest) -> dict[str, Any]:
+        """A background command: even a bad parameter found late becomes its result."""
+        try:
+            return await self._run(req)
+        except InvalidRequestError as exc:
+            return _failure(req.action, exc).to_json()
+
+    async def _run(self, req: InteractRequest) -> dict[str, Any]:
+        result = await self._locked(req.action, lambda restarted: self._dispatch(req))
+        return result.to_json()
+
+    async def _locked(self, action: str, call: Callable[[bool], Awaitable[Any]]) -> Any:
+        """Run `call` alone, on a live browser. A browser that dies during the call is
+        restarted and the call made once more."""
+        async with self._lock:
+            restarted = False
+            for attempt in (1, 2):
+                restarted = await self._ensure_browser() or restarted
+                try:
+                    result = await asyncio.wait_for(call(restarted), CALL_TIMEOUT_S)
+                except InvalidRequestError:
+                    raise
+                except (PagelensError, PlaywrightError, TimeoutError) as exc:
+                    if attempt == 1 and not self._runtime.alive():
+                        continue
+                    result = _failure(action, _typed(exc))
+                if isinstance(result, ActionResult) and restarted:
+                    result.browser_restarted = True
+                return result
+            raise AssertionError("unreachable")
+
+    async def _ensure_browser(self) -> bool:
+        if not await self._runtime.ensure():
+            return False
+        await self.tabs.restore(self._runtime.browser)
+        return True
+
+    async def _dispatch(self, req: InteractRequest) -> ActionResult:
+        action = req.action
+        if action == "new_tab":
+            tab = await self.tabs.open()
+            await self.tabs.activate(tab)
+            if not req.url:
+                return ActionResult(
+                    success=True,
+                    action=action,
+                    url=tab.playwright_page.url,
+                    tab_id=tab.id,
+                    message=f"opened tab {tab.id}",
+                )
+            return await navigation.navigate(tab, req.url, self._navigation, summary=req.wants_summary, action=action)
+        if action == "list_tabs":
+            return ActionResult(success=True, action=action, tabs=await self.tabs.infos())
+        tab = await self.tabs.current(req.tab_id)
+        released = None if action == "handle_dialog" else await perform.release(tab, self._actions)
+        match action:
+            case "navigate":
+                if req.new_tab:
+                    tab = await self.tabs.open()
+                    await self.tabs.activate(tab)
+                elif req.tab_id is not None:
+                    await self.tabs.activate(tab)
+                result = await navigation.navigate(tab, req.url or "", self._navigation, summary=req.wants_summary)
+            case "refresh" | "back" | "forward":
+                result = await navigation.history(tab, action, self._navigation, summary=req.wants_summary)
+            case "switch_tab":
+                await self.tabs.activate(tab)
+                with contextlib.suppress(PlaywrightError):  # a courtesy, never a failure
+                    await tab.playwright_page.wait_for_load_state(
+                        "load", timeout=self.options.navigation_timeout * 1000
+                    )
+                result = ActionResult(
+                    success=True, action=action, tab_id=tab.id, url=tab.playwright_page.url,
+                    title=await tab.title(), message=f"switched to tab {tab.id}",
+                )  # fmt: skip
+            case "close_tab":
+                await self.tabs.close(tab)
+                result = ActionResult(success=True, action=action, tab_id=tab.id, message=f"closed tab {tab.id}")
+            case "handle_dialog":
+                result = await perform.handle_dialog(tab, req, self._actions)
+            case "screenshot":
+                shot = await views.page_view(tab, AnalyzeRequest(what="screenshot"))
+                result = ActionResult(
+                    success=True, action=action, tab_id=tab.id, url=tab.playwright_page.url,
+                    image=base64.b64encode(shot.image or b"").decode(), mime_type="image/png",
+                )  # fmt: skip
+            case _:
+                result = await perform.perform(tab, req, self._actions)
+        if result.tab_id is None:
+            result.tab_id = tab.id
+        if result.observations is None:
+            result.dialog = tab.dialogs.take_report()
+        if released is not None:
+            # A dialog held from an earlier action was answered before this call ran.
+            result.message = f"{released}; {result.message}" if result.message else released
+        return result
+
+    # ---- analyze
+
+    async def analyze(self, request: AnalyzeRequest | dict[str, Any]) -> AnalyzeResult:
+        """A view of a tab. Problems on the page come back as ``data`` with
+        ``success: false`` and ``error``, like interact's."""
+        req = AnalyzeRequest.parse(request)
+        if req.what == "command_result":
+            try:
+                return AnalyzeResult(data=self.commands.status(req.query))
+            except ActionError as exc:
+                return AnalyzeResult(data=_failure("analyze", exc).to_json())
+
+        async def read(restarted: bool) -> AnalyzeResult:
+            if req.what == "tabs":
+                data: dict[str, Any] = {"tabs": [t.model_dump() for t in await self.tabs.infos()]}
+                result = AnalyzeResult(data=data)
+            else:
+                tab = await self.tabs.current(req.tab_id)
+                await perform.release(tab, self._actions)
+                result = await views.page_view(tab, req)
+                dialog = tab.dialogs.take_report()
+                if dialog is not None:
+                    result.data["dialog"] = dialog.model_dump(exclude_none=True)
+            if restarted:
+                result.data["browser_restarted"] = True
+            return result
+
+        outcome = await self._locked("analyze", read)
+        if isinstance(outcome, ActionResult):
+            return AnalyzeResult(data=outcome.to_json())
+        return outcome
+
+
+def _typed(exc: Exception) -> PagelensError:
+    if isinstance(exc, PagelensError):
+        return exc
+    if isinstance(exc, TimeoutError):
+        return ActionError("timeout", f"the call took longer than {CALL_TIMEOUT_S:g} s")
+    text = str(exc).strip()
+    return ActionError("browser_error", text.splitlines()[0] if text else type(exc).__name__)
+
+
+def _failure(action: str, exc: PagelensError) -> ActionResult:
+    details = getattr(exc, "details", {})
+    return ActionResult(success=False, action=action, error=exc.code, message=exc.message, **details)

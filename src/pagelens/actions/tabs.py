@@ -1,0 +1,196 @@
+"""The tabs of a session, with stable ids ("t1", "t2", ...) that outlive a browser
+restart: after a crash each tab is reopened at its last address under the same id."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
+from playwright.async_api import Request
+
+from pagelens.actions.dialogs import DialogBox, DialogPolicy
+from pagelens.actions.errors import ActionError
+from pagelens.actions.healing import ElementMemory
+from pagelens.actions.models import TabInfo
+from pagelens.browser.browser import Browser
+from pagelens.browser.page import Page
+
+if TYPE_CHECKING:
+    from pagelens.actions.perform import Parked
+
+_RESTORE_TIMEOUT_S = 15.0
+_TITLE_TIMEOUT_S = 5.0
+_RESTORABLE = ("http://", "https://", "data:")
+
+
+class Tab:
+    """One tab and what the session tracks about it: dialogs, ids it has shown, and
+    counters the observations of an action are read from."""
+
+    def __init__(self, tab_id: str, page: Page, policy: DialogPolicy, *, owned: bool = True) -> None:
+        self.id = tab_id
+        self.owned = owned  # opened by this session (not a tab the user had open)
+        self.dialogs = DialogBox(policy)
+        self.memory = ElementMemory()
+        self.requests = 0  # every request the page made
+        self.navigations = 0  # main-frame navigation requests
+        self.loads = 0  # main-frame load events
+        self.parked: Parked | None = None  # an action waiting for its dialog to be answered
+        self.popups: list[str] = []  # ids of tabs this one opened
+        self.page = page
+        self.last_url = "about:blank"
+
+    def attach(self, page: Page) -> None:
+        """Follow `page` (again, after a restart)."""
+        self.page = page
+        pw = page.playwright_page
+        pw.on("dialog", self.dialogs.on_dialog)
+        pw.on("request", self._on_request)
+        pw.on("framenavigated", self._on_navigated)
+        pw.on("load", self._on_load)
+
+    @property
+    def playwright_page(self) -> PlaywrightPage:
+        return self.page.playwright_page
+
+    def _on_request(self, request: Request) -> None:
+        self.requests += 1
+        if request.is_navigation_request() and request.frame == self.playwright_page.main_frame:
+            self.navigations += 1
+
+    def _on_load(self, _page: PlaywrightPage) -> None:
+        self.loads += 1
+
+    async def wait_for_load(
+        self,
+        since: int,
+        timeout: float,  # noqa: ASYNC109 - the limit is passed on to the browser
+    ) -> bool:
+        """Wait for a main-frame load after the `since`-th; False on timeout. (The check
+        and the listener are set up without yielding, so a load cannot slip between.)"""
+        while self.loads <= since:
+            try:
+                await self.playwright_page.wait_for_event("load", timeout=timeout * 1000)
+            except PlaywrightError:
+                return False
+        return True
+
+    def _on_navigated(self, frame: object) -> None:
+        if frame == self.playwright_page.main_frame:
+            self.last_url = self.playwright_page.url
+
+    async def title(self) -> str:
+        """The page's title; "" when the page is too busy to say (a script spinning)."""
+        try:
+            return await asyncio.wait_for(self.playwright_page.title(), _TITLE_TIMEOUT_S)
+        except (PlaywrightError, TimeoutError):
+            return ""
+
+    async def info(self, active: bool) -> TabInfo:
+        return TabInfo(tab_id=self.id, url=self.playwright_page.url, title=await self.title(), active=active)
+
+
+class Tabs:
+    """Open, list, switch and close tabs; adopt the ones pages open (target=_blank,
+    window.open)."""
+
+    def __init__(self, policy: DialogPolicy) -> None:
+        self._policy = policy
+        self._tabs: dict[str, Tab] = {}
+        self._active: str | None = None
+        self._ids = itertools.count(1)
+        self._browser: Browser | None = None
+
+    def bind(self, browser: Browser) -> None:
+        self._browser = browser
+
+    def __iter__(self) -> Iterator[Tab]:
+        return iter(list(self._tabs.values()))
+
+    async def open(self) -> Tab:
+        assert self._browser is not None
+        page = await self._browser.new_page()
+        tab = self._add(page)
+        self._active = tab.id
+        return tab
+
+    def adopt_existing(self, pages: list[PlaywrightPage], *, owned: bool) -> None:
+        """Tabs already open: in a browser we attached to (the user's), or the first tab of
+        one we launched."""
+        for pw in pages:
+            self._add(Page(pw), owned=owned)
+        if self._tabs:
+            self._active = next(iter(self._tabs))
+
+    def _add(self, page: Page, opener: Tab | None = None, *, owned: bool = True) -> Tab:
+        tab = Tab(f"t{next(self._ids)}", page, self._policy, owned=owned)
+        self._watch(tab, page)
+        self._tabs[tab.id] = tab
+        if opener is not None:
+            opener.popups.append(tab.id)
+        return tab
+
+    def _watch(self, tab: Tab, page: Page) -> None:
+        tab.attach(page)
+        page.playwright_page.on("popup", lambda popup: self._add(Page(popup), opener=tab))
+
+    def _prune(self) -> None:
+        """Forget tabs whose page closed itself (window.close()). Not while the browser is
+        down: then every page is closed, and restore() brings the tabs back."""
+        if self._browser is None or not self._browser.playwright_browser.is_connected():
+            return
+        for tab in list(self._tabs.values()):
+            if tab.playwright_page.is_closed():
+                del self._tabs[tab.id]
+        if self._active not in self._tabs:
+            self._active = next(reversed(self._tabs), None)
+
+    def get(self, tab_id: str) -> Tab:
+        self._prune()
+        tab = self._tabs.get(tab_id)
+        if tab is None:
+            known = ", ".join(self._tabs) or "none"
+            raise ActionError("unknown_tab", f"no tab {tab_id!r}; open tabs: {known}")
+        return tab
+
+    async def current(self, tab_id: str | None = None) -> Tab:
+        """The tab named, else the active one (a blank one is opened when none is left)."""
+        if tab_id is not None:
+            return self.get(tab_id)
+        self._prune()
+        if self._active is None or self._active not in self._tabs:
+            return await self.open()
+        return self._tabs[self._active]
+
+    async def activate(self, tab: Tab) -> None:
+        self._active = tab.id
+        with contextlib.suppress(PlaywrightError):
+            await tab.playwright_page.bring_to_front()
+
+    async def close(self, tab: Tab) -> None:
+        del self._tabs[tab.id]
+        if self._active == tab.id:
+            self._active = next(reversed(self._tabs), None)
+        with contextlib.suppress(PlaywrightError):
+            await tab.playwright_page.close(run_before_unload=False)
+
+    async def infos(self) -> list[TabInfo]:
+        self._prune()
+        return [await tab.info(tab.id == self._active) for tab in self._tabs.values()]
+
+    async def restore(self, browser: Browser) -> None:
+        """After a browser restart: a new page per tab, reloaded at its last address. The
+        tab keeps its element memory, so ids the agent holds heal on the reloaded page."""
+        self.bind(browser)
+        for tab in list(self._tabs.values()):
+            page = await browser.new_page()
+            tab.dialogs, tab.parked = DialogBox(self._policy), None
+            self._watch(tab, page)
+            if tab.last_url.startswith(_RESTORABLE):
+                with contextlib.suppress(PlaywrightError):
+                    await page.playwright_page.goto(tab.last_url, timeout=_RESTORE_TIMEOUT_S * 1000)

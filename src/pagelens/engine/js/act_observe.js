@@ -1,0 +1,156 @@
+// Action layer: what an action did to the page (004 §1 "sentinel" verification), and
+// waiting for the DOM to settle (004 §6.6). Both watch mutations; the ids that captures
+// stamp are our own writes and never count as the page changing.
+
+const ACT_LIVE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], ' +
+  '[aria-live="polite"], [aria-live="assertive"], output';
+const ACT_TOAST_HINT = /(^|[-_ ])(toast|snackbar|notification|notice|flash|alert|error|success|feedback|message)s?([-_ ]|$)/i;
+const ACT_ERROR_HINT = /(^|[-_ ])(error|danger|invalid|fail|failure|warning)([-_ ]|$)/i;
+const ACT_SUCCESS_HINT = /(^|[-_ ])(success|ok|done|saved|confirm|confirmed)([-_ ]|$)/i;
+const ACT_MAX_EVENTS = 10;
+const ACT_MUTATION_OPTIONS = { subtree: true, childList: true, attributes: true, characterData: true };
+
+const actObservations = new Map();
+let actObservationSeq = 0;
+
+function actIsOwnWrite(record) {
+  return record.type === 'attributes' && record.attributeName === ID_ATTR;
+}
+
+function actHint(el) {
+  const cls = typeof el.className === 'string' ? el.className : '';
+  return `${cls} ${el.id || ''}`;
+}
+
+// The live region or toast a changed node belongs to, if any.
+function actAnnouncer(node) {
+  const el = node.nodeType === 1 ? node : node.parentElement;
+  if (!el) return null;
+  return closestComposed(el, (cur) => cur.matches(ACT_LIVE_SELECTOR) || ACT_TOAST_HINT.test(actHint(cur)));
+}
+
+function actTone(region) {
+  const hint = `${actHint(region)} ${region.getAttribute('role') || ''}`;
+  if (ACT_ERROR_HINT.test(hint) || region.getAttribute('aria-invalid') === 'true') return 'error';
+  if (ACT_SUCCESS_HINT.test(hint)) return 'success';
+  return null;
+}
+
+// One event per region, holding its latest text: a field echoed on every keystroke is
+// one event, not one per key; a toast that came and went keeps the text it showed.
+function actRecord(state, region) {
+  if (!isRendered(region)) return;
+  const text = truncate(normalizeSpace(region.innerText || region.textContent || ''), 200);
+  if (!text) return;
+  const known = state.events.find((e) => e.region === region);
+  if (known) known.text = text;
+  else if (state.events.length < ACT_MAX_EVENTS) state.events.push({ region, text, tone: actTone(region) });
+}
+
+function actOnMutations(state, records) {
+  for (const record of records) {
+    if (actIsOwnWrite(record)) continue;
+    state.mutations++;
+    const nodes = record.type === 'childList' ? Array.from(record.addedNodes) : [record.target];
+    for (const node of nodes) {
+      const region = actAnnouncer(node);
+      if (region) actRecord(state, region);
+      else if (node.nodeType === 1 && record.type === 'childList') {
+        // An added container may hold the toast rather than be it.
+        for (const inner of node.querySelectorAll(ACT_LIVE_SELECTOR)) actRecord(state, inner);
+      }
+    }
+  }
+}
+
+function actObserveStart() {
+  const token = ++actObservationSeq;
+  const state = { mutations: 0, events: [], observer: null };
+  state.observer = new MutationObserver((records) => actOnMutations(state, records));
+  state.observer.observe(document, ACT_MUTATION_OPTIONS);
+  actObservations.set(token, state);
+  return { token, doc: actDocToken() };
+}
+
+function actObserveEnd(token) {
+  const state = actObservations.get(token);
+  if (!state) return null;
+  actOnMutations(state, state.observer.takeRecords());
+  state.observer.disconnect();
+  actObservations.delete(token);
+  const events = state.events.map((e) => ({ text: e.text, tone: e.tone }));
+  return { mutations: state.mutations, events, doc: actDocToken() };
+}
+
+// Identifies the document: a navigation makes a new one, pushState does not.
+function actDocToken() {
+  return String(performance.timeOrigin);
+}
+
+// Resolves once no mutation has happened for quietMs, or at capMs: {quiet, ms}.
+function actWaitQuiet(quietMs, capMs) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let quietTimer = null;
+    const finish = (quiet) => {
+      observer.disconnect();
+      clearTimeout(quietTimer);
+      clearTimeout(capTimer);
+      resolve({ quiet, ms: Math.round(performance.now() - started) });
+    };
+    const observer = new MutationObserver((records) => {
+      if (records.every(actIsOwnWrite)) return;
+      clearTimeout(quietTimer);
+      quietTimer = setTimeout(() => finish(true), quietMs);
+    });
+    observer.observe(document, ACT_MUTATION_OPTIONS);
+    quietTimer = setTimeout(() => finish(true), quietMs);
+    const capTimer = setTimeout(() => finish(false), capMs);
+  });
+}
+
+function actHasText(wanted) {
+  const body = document.body;
+  return !!body && actFold(body.innerText || '').includes(wanted);
+}
+
+// Resolves true once the page shows `text`, false after timeoutMs. Checks at most every
+// 100 ms, so a page that mutates constantly does not pay for innerText on every change.
+function actWaitForText(text, timeoutMs) {
+  const wanted = actFold(text);
+  if (actHasText(wanted)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let pending = null;
+    const done = (found) => {
+      observer.disconnect();
+      clearTimeout(pending);
+      clearTimeout(cap);
+      resolve(found);
+    };
+    const observer = new MutationObserver(() => {
+      if (pending !== null) return;
+      pending = setTimeout(() => {
+        pending = null;
+        if (actHasText(wanted)) done(true);
+      }, 100);
+    });
+    observer.observe(document, ACT_MUTATION_OPTIONS);
+    const cap = setTimeout(() => done(actHasText(wanted)), timeoutMs);
+  });
+}
+
+// Resolves true at the next change of the page (ids we stamp aside), false after timeoutMs.
+function actWaitForChange(timeoutMs) {
+  return new Promise((resolve) => {
+    const done = (changed) => {
+      observer.disconnect();
+      clearTimeout(cap);
+      resolve(changed);
+    };
+    const observer = new MutationObserver((records) => {
+      if (!records.every(actIsOwnWrite)) done(true);
+    });
+    observer.observe(document, ACT_MUTATION_OPTIONS);
+    const cap = setTimeout(() => done(false), timeoutMs);
+  });
+}

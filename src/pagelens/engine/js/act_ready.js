@@ -1,0 +1,92 @@
+// Action layer: actionability. Before real input lands on an element it must be
+// attached, visible, enabled (for controls), editable (for typing), stable (the same box
+// on two consecutive frames, so animations have ended) and the one that receives events
+// at its click point. The checks repeat every frame until they pass or time runs out; the
+// last failure is the typed reason the agent gets.
+
+// Next frame, or 50 ms when frames are not being produced (a tab in the background).
+function actNextFrame() {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 50);
+    requestAnimationFrame(() => { clearTimeout(timer); resolve(); });
+  });
+}
+
+function actSameBox(a, b) {
+  return !!a && !!b && Math.abs(a.left - b.left) < 0.5 && Math.abs(a.top - b.top) < 0.5 &&
+    Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
+}
+
+function actIsEditable(el) {
+  if (el.isContentEditable) return true;
+  if (el.localName === 'textarea') return !el.readOnly;
+  if (el.localName !== 'input') return false;
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type) && !el.readOnly;
+}
+
+function actHitTarget(x, y) {
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+// A label forwards its clicks to its control, so a hit on the element's own label counts.
+function actReceives(el, hit) {
+  if (!hit) return false;
+  if (hit === el || isComposedDescendant(hit, el)) return true;
+  const label = closestComposed(hit, (cur) => cur.localName === 'label');
+  return !!label && label.control === el;
+}
+
+function actCheckOnce(el, opts, previous) {
+  if (!el.isConnected) return { reason: 'not_found', message: 'the element left the page' };
+  const rect = boxOf(el);
+  if (!isRendered(el) || !isVisible(el, rect)) {
+    return { reason: 'not_visible', message: 'the element is hidden or has no size', rect };
+  }
+  if (opts.enabled && isDisabled(el)) return { reason: 'disabled', message: 'the element is disabled', rect };
+  if (opts.editable && !actIsEditable(el)) {
+    return { reason: 'not_editable', message: 'the element does not take typed text', rect };
+  }
+  if (!actSameBox(rect, previous)) return { reason: 'not_stable', message: 'the element is still moving', rect };
+  if (opts.pointer) {
+    if (!intersectsViewport(rect)) return { reason: 'not_visible', message: 'the element is outside the viewport', rect };
+    const [x, y] = clickPoint(rect);
+    const hit = actHitTarget(x, y);
+    if (!actReceives(el, hit)) {
+      return { reason: 'occluded', message: `${actDescribe(hit)} would receive the click`, covering: actDescribe(hit), rect };
+    }
+  }
+  return { reason: null, rect };
+}
+
+// opts: {enabled, editable, pointer, timeoutMs}. Resolves {ok, reason, message, covering,
+// point: [x, y] in this frame's viewport}.
+async function actReady(id, opts) {
+  const el = elementById(id);
+  if (!el) return { ok: false, reason: 'not_found', message: `no element with id ${id}` };
+  const initial = boxOf(el);
+  if (!intersectsViewport(initial) || initial.bottom > window.innerHeight || initial.right > window.innerWidth) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }
+  const end = performance.now() + (opts.timeoutMs || 0);
+  let previous = null;
+  for (;;) {
+    const check = actCheckOnce(el, opts, previous);
+    if (check.reason === null) {
+      const [x, y] = clickPoint(check.rect);
+      return { ok: true, point: [x, y] };
+    }
+    if (check.reason === 'not_found' || performance.now() > end) {
+      return { ok: false, reason: check.reason === 'not_stable' ? 'not_stable' : check.reason,
+        message: check.message, covering: check.covering || null };
+    }
+    previous = check.rect;
+    await actNextFrame();
+  }
+}

@@ -1,0 +1,68 @@
+"""Descriptions of the two tools and their parameters, as agents read them in the tool
+list. Types, enums and defaults come from the action layer's models (see schemas.py);
+a description the model itself carries (pydantic `Field(description=...)`) wins over the
+one here, so these are only the wording an agent needs on top of the typed contract."""
+
+from __future__ import annotations
+
+INTERACT = (
+    "Navigate and act in the browser. navigate, refresh, back, forward and new_tab return "
+    "the loaded page's compact summary (type, title, H1s, top actions with selectors, "
+    "forms, content preview), so no analyze call is needed to orient after navigating. "
+    "The result is one JSON object: success, action, url, title, message; error and "
+    "message when success is false; observations of what the action changed."
+)
+
+ANALYZE = (
+    "Read the current page (or another tab) when the navigation summary is not enough: "
+    "controls with their stable ids to act on, the semantic tree, the skeleton HTML, the "
+    "full summary, a screenshot (returned as an image), the open tabs, or a background "
+    "command's status."
+)
+
+INTERACT_PARAMETERS: dict[str, str] = {
+    "action": "What to do; see the tool description for the parameters each action reads.",
+    "url": "navigate/new_tab: the address to load. wait_for: a URL substring or * glob.",
+    "tab_id": "The tab to act in (ids from list_tabs or analyze tabs); default: the active tab.",
+    "new_tab": "navigate: open the URL in a new tab instead of the current one.",
+    "element_id": (
+        "The target's stable id from any view (summary, interactive `id`, semantic `i`, "
+        'skeleton `data-llm-id`); "12.5" is control 5 inside frame 12.'
+    ),
+    "selector": (
+        'The target as CSS, or text=..., role=button[name="Save"], aria-label=..., label=..., '
+        "placeholder=... (the forms the summary's actions carry)."
+    ),
+    "x": "Viewport x in CSS pixels for a coordinate click/double_click/hover (with y).",
+    "y": "Viewport y in CSS pixels for a coordinate click/double_click/hover (with x).",
+    "text": "type: text to append. wait_for: text to wait for. handle_dialog: a prompt's answer.",
+    "key": 'press: a key or chord, e.g. "Enter", "Escape", "Control+A".',
+    "value": (
+        "set_value: the new value. select: an option's value or label (a list for several). "
+        'scroll: "down", "up", "top", "bottom" or pixels. upload_file: a path (or list). '
+        'wait_for: milliseconds. handle_dialog: "accept" or "dismiss".'
+    ),
+    "summary": "Return the compact page summary after navigate/refresh/back/forward/new_tab.",
+    "background": "Queue the action and return {queued, command_id} at once.",
+    "command_id": "result: the id of a background command; waits up to 15 s for it.",
+    "frame": "Scopes selector to the frame whose element has this id.",
+}
+
+ANALYZE_PARAMETERS: dict[str, str] = {
+    "what": (
+        "page_summary (full summary), interactive (every control: id, role, name, states, "
+        "selector), semantic (compact tree of controls), skeleton (actionable HTML), "
+        "screenshot (viewport PNG), tabs, command_result."
+    ),
+    "tab_id": "The tab to read; default: the active tab.",
+    "world": (
+        '"isolated" (default: the page can neither see nor disturb the reader) or "main" '
+        "(the page's own JavaScript world); the tool description says which views take it."
+    ),
+    "query": (
+        "interactive/semantic: keep only controls whose name or role contains this text. "
+        "command_result: the command id to report."
+    ),
+    "max_tokens": "interactive/semantic: trim the list of controls to about this many tokens.",
+    "include_offscreen": "semantic: keep controls outside the viewport (pruned by default).",
+}

@@ -1,0 +1,311 @@
+"""Names, roles and coverage of the interaction model, measured against Chromium's own
+accessibility tree (bench/axtruth.py), plus focused checks of the primitives behind them
+(engine/js/accname.js, role.js, visibility.js) on small pages.
+
+Each focused case states the value pagelens must produce; where Chromium exposes the same
+thing, the test also checks that Chromium agrees, so the expectations are Chromium's
+behaviour and not our own guess.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pagelens
+from bench.axtruth import ax_ground_truth, chromium_name, corpus_agreement, engine_evaluate
+from bench.corpus import corpus_pages
+
+NAME_THRESHOLD = 0.98
+ROLE_THRESHOLD = 0.98
+COVERAGE_THRESHOLD = 0.99
+
+
+async def names_by_key(page: pagelens.Page, html: str) -> dict[str, str]:
+    """pagelens' accessible name of every [data-k] element of `html`."""
+    await page.set_content(html)
+    return await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
+        " (e) => [e.dataset.k, __pagelensDebug.accessibleName(e)]))",
+    )
+
+
+async def chromium_names(page: pagelens.Page, keys: list[str]) -> dict[str, str | None]:
+    return {k: await chromium_name(page, f"document.querySelector('[data-k={json.dumps(k)}]')") for k in keys}
+
+
+async def assert_names(page: pagelens.Page, cases: list[tuple[str, str, str]]) -> None:
+    """Each (key, html, expected name): pagelens and Chromium both give `expected`."""
+    html = "\n".join(body for _, body, _ in cases)
+    ours = await names_by_key(page, html)
+    theirs = await chromium_names(page, [k for k, _, _ in cases])
+    for key, _, expected in cases:
+        assert ours[key] == expected, f"{key}: pagelens {ours[key]!r}, expected {expected!r}"
+        assert theirs[key] == expected, f"{key}: Chromium {theirs[key]!r}, expected {expected!r}"
+
+
+async def test_name_from_content_joins_text_as_laid_out(page: pagelens.Page) -> None:
+    await assert_names(
+        page,
+        [
+            ("inline", "<a href=# data-k=inline><span>Sign</span><span>in</span></a>", "Signin"),
+            ("blocks", "<a href=# data-k=blocks><div>Sign</div><div>in</div></a>", "Sign in"),
+            ("inline-block", '<a href=# data-k=inline-block><i style="display:inline-block">★</i>Star</a>', "★ Star"),
+            ("flex", '<button data-k=flex style="display:flex"><span>Add</span>to cart</button>', "Add to cart"),
+            ("contents", '<a href=# data-k=contents><span style="display:contents">A</span><span>B</span></a>', "A B"),
+            ("img-alt", '<a href=# data-k=img-alt>Follow<img alt="Twitter" src="x.png">now</a>', "Follow Twitter now"),
+            ("aria-label", "<a href=# data-k=aria-label>x<span aria-label=label>y</span>z</a>", "x label z"),
+            (
+                "empty-icon",
+                '<a href=# data-k=empty-icon>A<span style="display:inline-block;width:9px"></span>B</a>',
+                "AB",
+            ),
+            ("br", "<a href=# data-k=br>Line<br>break</a>", "Line break"),
+        ],
+    )
+
+
+async def test_whitespace_counts_only_where_blink_keeps_it(page: pagelens.Page) -> None:
+    # The space after the aria-hidden price sits next to collapsible whitespace, so Blink
+    # drops it and the two prices run together; a lone space between spans is kept.
+    await assert_names(
+        page,
+        [
+            (
+                "dropped",
+                '<a href=# data-k=dropped><span><span>€9</span><span aria-hidden="true">€</span> </span>'
+                " <span>(€3/kg)</span></a>",
+                "€9(€3/kg)",
+            ),
+            (
+                "kept",
+                '<a href=# data-k=kept><span>€9</span><span aria-hidden="true">€</span> <span>(€3/kg)</span></a>',
+                "€9 (€3/kg)",
+            ),
+        ],
+    )
+
+
+async def test_rendered_text_and_generated_content(page: pagelens.Page) -> None:
+    await assert_names(
+        page,
+        [
+            ("upper", '<a href=# data-k=upper style="text-transform:uppercase">Skip to content</a>', "SKIP TO CONTENT"),
+            (
+                "capitalize",
+                '<a href=# data-k=capitalize style="text-transform:capitalize">video: arts</a>',
+                "Video: Arts",
+            ),
+            # Generated content belongs to its element: an inline <i> abuts the text after it,
+            # an inline-block one does not.
+            (
+                "before",
+                '<style>.ic::before{content:"→";display:inline-block}</style>'
+                "<a href=# data-k=before><i class=ic></i>Next</a>",
+                "→Next",
+            ),
+            (
+                "icon",
+                '<style>.fa{display:inline-block}.fa::before{content:"★"}</style>'
+                "<a href=# data-k=icon><i class=fa></i><span>Star</span></a>",
+                "★ Star",
+            ),
+            (
+                "alt-text",
+                '<style>.new::after{content:"*" / "new"}</style><a href=# data-k=alt-text class=new>Docs</a>',
+                "Docs new",
+            ),
+            ("hidden-text", '<a href=# data-k=hidden-text>Save<span style="display:none"> draft</span></a>', "Save"),
+            (
+                "revealed",
+                '<a href=# data-k=revealed>Open <span style="visibility:hidden">secret '
+                '<b style="visibility:visible">shown</b></span></a>',
+                "Open shown",
+            ),
+        ],
+    )
+
+
+async def test_containers_that_do_not_lend_their_content(page: pagelens.Page) -> None:
+    await assert_names(
+        page,
+        [
+            (
+                "figure",
+                '<a href=# data-k=figure><figure><img alt="Cover" src="x.png"></figure>'
+                "<figcaption>Cover</figcaption></a>",
+                "Cover",
+            ),
+            ("nav", "<a href=# data-k=nav><nav>Menu</nav>Home</a>", "Home"),
+            (
+                "data-table",
+                "<a href=# data-k=data-table><table><tr><th>H</th></tr><tr><td>C</td></tr></table>x</a>",
+                "x",
+            ),
+            ("layout-table", "<a href=# data-k=layout-table><table><tr><td>A</td><td>B</td></tr></table></a>", "A B"),
+            ("generic-title", '<a href=# data-k=generic-title><span title="Edit"></span></a>', ""),
+            ("img-title", '<a href=# data-k=img-title><img title="Edit" src="x.png"></a>', "Edit"),
+            (
+                "svg-use",
+                '<svg style="display:none"><symbol id=tw><title>Twitter</title></symbol></svg>'
+                '<a href=# data-k=svg-use><svg width=9 height=9><use href="#tw"></use></svg></a>',
+                "Twitter",
+            ),
+        ],
+    )
+
+
+async def test_form_control_names(page: pagelens.Page) -> None:
+    await assert_names(
+        page,
+        [
+            ("submit", "<input type=submit data-k=submit>", "Submit"),
+            ("reset", "<input type=reset data-k=reset>", "Reset"),
+            ("empty-value", '<input type=submit value="" title="Send" data-k=empty-value>', ""),
+            ("label-first", "<label>Send now <input type=submit value=Go data-k=label-first></label>", "Send now"),
+            ("image", "<input type=image src=x.png data-k=image>", "Submit"),
+            ("file", '<input type=file title="Upload" data-k=file>', "Choose File"),
+            ("placeholder", '<input placeholder="Search the site" data-k=placeholder>', "Search the site"),
+            ("title-first", '<input title="Query" placeholder="Search" data-k=title-first>', "Query"),
+            ("hidden-label", '<label for=h style="display:none">Name</label><input id=h data-k=hidden-label>', ""),
+            (
+                "embedded",
+                "<label><input type=checkbox data-k=embedded> Ship to <select><option>Paris</option></select></label>",
+                "Ship to Paris",
+            ),
+            (
+                "labelledby-hidden",
+                '<span id=lh hidden>Secret <b aria-hidden="true">name</b></span>'
+                "<button aria-labelledby=lh data-k=labelledby-hidden>x</button>",
+                "Secret name",
+            ),
+        ],
+    )
+
+
+async def test_roles_follow_chromium(page: pagelens.Page) -> None:
+    await page.set_content("""
+      <a onclick="go()" data-k=onclick-link>Go</a>
+      <summary data-k=lone-summary>Alone</summary>
+      <details><summary data-k=summary>More</summary>x</details>
+      <ul><li><a href=# role=listitem data-k=listitem-outside-list>x</a></li></ul>
+      <ul><a href=# role=listitem data-k=listitem-in-list>x</a></ul>
+      <div><div role=option data-k=option-outside-listbox>o</div></div>
+      <div role=listbox><div><div role=option data-k=option-in-listbox>o</div></div></div>
+      <a href=# role=region data-k=unnamed-region>r</a>
+      <section aria-label=Intro role=region data-k=named-region>r</section>
+      <figure data-k=figure>f</figure>
+      <output data-k=output>1</output>
+    """)
+    ours = await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
+        " (e) => [e.dataset.k, __pagelensDebug.getRole(e)]))",
+    )
+    assert ours == {
+        "onclick-link": "link",
+        "lone-summary": "generic",
+        "summary": "button",
+        "listitem-outside-list": "link",
+        "listitem-in-list": "listitem",
+        "option-outside-listbox": "generic",
+        "option-in-listbox": "option",
+        "unnamed-region": "link",
+        "named-region": "region",
+        "figure": "figure",
+        "output": "status",
+    }
+    # Chromium agrees (its names for these roles are the same words, but for <summary>).
+    cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
+    chromium = {}
+    document = await cdp.send("DOM.getDocument", {"depth": 0})
+    for key in ours:
+        query = {"nodeId": document["root"]["nodeId"], "selector": f"[data-k={key}]"}
+        found = await cdp.send("DOM.querySelector", query)
+        tree = await cdp.send("Accessibility.getPartialAXTree", {"nodeId": found["nodeId"], "fetchRelatives": False})
+        chromium[key] = tree["nodes"][0]["role"]["value"]
+    assert chromium == {**ours, "summary": "DisclosureTriangle"}
+
+
+async def test_interactive_role_of_anchor_with_click_handler(page: pagelens.Page) -> None:
+    await page.set_content('<a onclick="go()">Show more</a><summary>Not a control</summary>')
+    model = await page.interaction_model()
+    assert [(c.role, c.name) for c in model.controls] == [("link", "Show more")]
+
+
+async def test_visibility_primitives(page: pagelens.Page) -> None:
+    await page.set_content("""
+      <div style="display:none"><button data-k=in-display-none>a</button></div>
+      <div style="display:contents" data-k=contents><button>b</button></div>
+      <details><summary>s</summary><button data-k=in-closed-details>c</button></details>
+      <div aria-hidden="true"><button data-k=aria-hidden>d</button></div>
+      <button style="visibility:hidden" data-k=visibility-hidden>e</button>
+      <button style="opacity:0" data-k=transparent>f</button>
+      <button style="position:absolute;left:-9999px" data-k=offscreen>g</button>
+      <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">
+        <button data-k=clipped>h</button></span>
+      <button data-k=plain>i</button>
+    """)
+    state = await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'), (e) => [e.dataset.k,"
+        " [__pagelensDebug.isRendered(e), __pagelensDebug.isRendered(e) && __pagelensDebug.isVisible(e)]]))",
+    )
+    assert state == {
+        "in-display-none": [False, False],
+        "contents": [True, False],
+        "in-closed-details": [False, False],
+        "aria-hidden": [False, False],
+        "visibility-hidden": [False, False],
+        "transparent": [True, False],
+        "offscreen": [True, True],
+        "clipped": [True, False],
+        "plain": [True, True],
+    }
+
+
+async def test_names_are_recomputed_on_each_capture(page: pagelens.Page) -> None:
+    await page.set_content("<button id=b>Play</button><a href=# id=a role=button>Stop</a>")
+    first = await page.interaction_model()
+    await page.playwright_page.evaluate(
+        "document.getElementById('b').textContent = 'Pause'; document.getElementById('a').removeAttribute('role')"
+    )
+    second = await page.interaction_model()
+    assert [(c.role, c.name) for c in first.controls] == [("button", "Play"), ("button", "Stop")]
+    assert [(c.role, c.name) for c in second.controls] == [("button", "Pause"), ("link", "Stop")]
+
+
+async def test_ground_truth_maps_ax_nodes_to_stamped_elements(page: pagelens.Page) -> None:
+    await page.set_content("""
+      <a href=#x>Home</a> <button>Save</button> <input aria-label=Query>
+      <button style="display:none">Gone</button> <input type=date aria-label=When>
+      <select aria-label=Size><option>S</option></select>
+    """)
+    model = await page.interaction_model()
+    truth = await ax_ground_truth(page)
+    by_id = {c.id: (c.role, c.name) for c in model.controls}
+    assert [(t.chromium_role, t.role, t.name) for t in truth] == [
+        ("link", "link", "Home"),
+        ("button", "button", "Save"),
+        ("textbox", "textbox", "Query"),
+        ("Date", "date", "When"),
+        ("combobox", "combobox", "Size"),
+    ]
+    assert [by_id[t.llm_id] for t in truth] == [(t.role, t.name) for t in truth]
+
+
+async def test_corpus_agrees_with_chromium(browser: pagelens.Browser, corpus_url: str) -> None:
+    """Pooled over every corpus page: names, roles and coverage of the visible interactive
+    elements Chromium names."""
+    stats = await corpus_agreement(browser, corpus_url, [p.id for p in corpus_pages()])
+    sample = "\n".join(
+        f"  {m.page} [{m.kind}] {m.chromium_role} {m.expected_name[:60]!r} vs {m.pagelens_role} "
+        f"{(m.pagelens_name or '')[:60]!r}"
+        for m in stats.mismatches[:40]
+    )
+    assert not stats.failed, f"pages that could not be measured: {stats.failed}"
+    assert stats.named >= 30_000, stats.summary()
+    assert stats.name_rate >= NAME_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.role_rate >= ROLE_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.interaction_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.semantic_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
