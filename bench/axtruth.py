@@ -408,27 +408,41 @@ async def corpus_agreement(
     base_url: str,
     page_ids: list[str],
     *,
+    tabs: int = 2,
     seconds: float = 30.0,
     progress: Callable[[str, AgreementStats], None] | None = None,
 ) -> AgreementStats:
-    """Pool :func:`agreement` over corpus pages, reusing one tab (a fresh one after a
-    failure, which is recorded in ``failed``). `base_url` serves bench.corpus.PAGES_DIR."""
+    """Pool :func:`agreement` over corpus pages. `tabs` tabs work through the pages side
+    by side (each its own renderer, so two cores both work); a tab that fails a page is
+    replaced and the failure recorded in ``failed``. `base_url` serves
+    bench.corpus.PAGES_DIR. Mismatches come back in `page_ids` order."""
+    queue = list(enumerate(page_ids))
+    results: dict[int, AgreementStats] = {}
     pooled = AgreementStats()
-    page = await browser.new_page()
-    try:
-        for page_id in page_ids:
-            try:
-                await open_page(page, f"{base_url}{page_id}/page.html", seconds)
-                pooled.merge(await agreement(page, page_id))
+
+    async def worker() -> None:
+        page = await browser.new_page()
+        try:
+            while queue:
+                index, page_id = queue.pop(0)
+                try:
+                    await open_page(page, f"{base_url}{page_id}/page.html", seconds)
+                    results[index] = await agreement(page, page_id)
+                except (pagelens.PagelensError, PlaywrightError) as exc:
+                    results[index] = AgreementStats(failed=[f"{page_id}: {exc}"])
+                    await page.close()
+                    page = await browser.new_page()
                 if progress:
+                    pooled.merge(results[index])
                     progress(page_id, pooled)
-            except (pagelens.PagelensError, PlaywrightError) as exc:
-                pooled.failed.append(f"{page_id}: {exc}")
-                await page.close()
-                page = await browser.new_page()
-    finally:
-        await page.close()
-    return pooled
+        finally:
+            await page.close()
+
+    await asyncio.gather(*(worker() for _ in range(max(1, tabs))))
+    total = AgreementStats()
+    for index in sorted(results):
+        total.merge(results[index])
+    return total
 
 
 async def _main() -> None:
@@ -444,13 +458,18 @@ async def _main() -> None:
     parser = argparse.ArgumentParser(description="pagelens vs Chromium's accessibility tree")
     parser.add_argument("ids", nargs="*", help="corpus page ids (default: all)")
     parser.add_argument("--json", help="write the mismatches here")
+    parser.add_argument("--tabs", type=int, default=2, help="pages measured side by side")
     args = parser.parse_args()
     ids = args.ids or [p.id for p in corpus_pages()]
     started = time.monotonic()
     with pagelens.serve_directory(PAGES_DIR) as base:
         async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
             stats = await corpus_agreement(
-                browser, base, ids, progress=lambda pid, s: print(pid, s.summary(), file=sys.stderr, flush=True)
+                browser,
+                base,
+                ids,
+                tabs=args.tabs,
+                progress=lambda pid, s: print(pid, s.summary(), file=sys.stderr, flush=True),
             )
     print(stats.summary(), f"in {time.monotonic() - started:.0f} s")
     kinds = Counter((m.kind, m.chromium_role) for m in stats.mismatches)

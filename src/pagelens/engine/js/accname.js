@@ -162,6 +162,8 @@ function isTextField(el) {
 
 // The value an embedded control lends to the name of the widget it sits in, or null.
 function embeddedValue(el) {
+  // A password (or other secret) inside a label must not leak into a name.
+  if (isSensitiveField(el)) return '';
   if (isTextField(el)) {
     if (el.localName === 'input' || el.localName === 'textarea') return el.value;
     return el.isContentEditable ? el.innerText : el.textContent;

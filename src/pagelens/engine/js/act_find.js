@@ -35,8 +35,9 @@ function actNameMatches(actual, wanted) {
   return a === w;
 }
 
+// stableId, not the attribute: a clone carrying a live element's id gets its own.
 function actIdOf(el) {
-  return el.getAttribute(ID_ATTR) || stableId(el, null);
+  return stableId(el, null);
 }
 
 function actCentre(el) {

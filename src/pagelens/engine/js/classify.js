@@ -17,7 +17,9 @@
  *  form            a registration form (two password fields, or one beside three or more
  *                  text fields) on a page of < 1000 words, or a password-recovery heading.
  *  dashboard       two or more charts (canvases or elements named "chart"/"graph"/"plot")
- *                  and little prose (cluster < 150 words).
+ *                  and little prose (cluster < 150 words); or a title segment or the main
+ *                  heading names a dashboard screen ("Dashboard", "Overview", "Analytics")
+ *                  on a page of >= 20 controls and little prose.
  *  app             a title segment or the main heading names an application screen (inbox,
  *                  calendar, chat, kanban board, file manager, editor, ...) on a page of
  *                  >= 20 controls and little prose (cluster < 100 words).
@@ -43,10 +45,16 @@ const PLACEHOLDER_VALUE_RE = /^(search|suche|suchen|recherche|buscar|cerca|keywo
 // Result-count and no-result phrases of result pages. Letter lookarounds stand in for \b,
 // which knows only ASCII letters.
 const RESULTS_RE = /(?<!\p{L})((about|ungefähr|environ|circa) )?\d[\d.,]* (results?|ergebnisse|résultats|resultados|risultati|treffer|hits|matches|результат\p{L}*)(?!\p{L})|(?<!\p{L})(results? (for|of)|search results|no results|did not match any|nothing found|ничего не нашлось|keine ergebnisse|ergebnisse für|résultats pour|resultados para|showing \d)|找到约|相关结果|件の検索結果/iu;
-// An application screen named by a whole title segment or the main heading, with at most
-// one more word and an unread count ("Inbox (3) - Mail", "Site | Kanban Board",
-// "Mailbox - Compose"); "Board of Directors" or a shop called "Calendars.com" is not one.
-const APP_RE = /(^|[|\-–—:·] *)(inbox|mailbox|compose|calendar|chat|messages|messenger|kanban|board|file manager|files|my drive|drive|editor|workspace|to-?do|tasks|conversations?)( +[\w-]+)?( *\(\d+\))? *($|[|\-–—:·])/i;
+// A screen named by a whole title segment or the main heading, with at most one more
+// word and an unread count ("Inbox (3) - Mail", "Site | Kanban Board", "Mailbox -
+// Compose", "Admin | Dashboard v2"); "Board of Directors", a shop called
+// "Calendars.com" or a template called "Light Bootstrap Dashboard" is not one.
+function screenNameRe(names) {
+  return new RegExp(`(^|[|\\-–—:·] *)(${names})( +[\\w-]+)?( *\\(\\d+\\))? *($|[|\\-–—:·])`, 'i');
+}
+const APP_RE = screenNameRe('inbox|mailbox|compose|calendar|chat|messages|messenger|kanban|board|file manager|' +
+  'files|my drive|drive|editor|workspace|to-?do|tasks|conversations?');
+const DASHBOARD_RE = screenNameRe('dashboard|overview|analytics');
 
 function metaContent(selector) {
   const el = document.querySelector(selector);
@@ -302,7 +310,8 @@ function classifyPage(s) {
   if (s.query && (s.queryInTitle || s.resultsText)) return 'search_results';
   if ((hasRegistrationForm(s) && s.words < 1000) || RECOVERY_RE.test(`${s.title} ${s.headings}`)) return 'form';
   if (s.charts >= 2 && s.topCluster < 150) return 'dashboard';
-  if ((APP_RE.test(s.title) || APP_RE.test(s.h1)) && s.controls >= 20 && s.topCluster < 100) return 'app';
+  if (namesScreen(s, DASHBOARD_RE) && s.controls >= 20 && s.topCluster < 150) return 'dashboard';
+  if (namesScreen(s, APP_RE) && s.controls >= 20 && s.topCluster < 100) return 'app';
   if (fields >= 3 && s.words < 600 && s.topCluster < 150) return 'form';
   if (s.words < 60 && fields >= 1) return 'form';
   if (declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0)) return 'article';
@@ -310,6 +319,10 @@ function classifyPage(s) {
   if (isListing(s)) return 'link_list';
   if (s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords) return 'article';
   return 'generic';
+}
+
+function namesScreen(s, re) {
+  return re.test(s.title) || re.test(s.h1);
 }
 
 function isListing(s) {

@@ -38,9 +38,10 @@ function scanPage(deadline) {
   if (!root) return scan;
   walkElements(root, (el) => {
     scan.nodeCount++;
-    if (SKIP_TAGS.has(el.localName)) return false;
-    if ((scan.nodeCount & 1023) === 0 && deadline.expired()) return false;
-    if (el.localName === 'iframe' || el.localName === 'frame') {
+    const tag = el.localName; // read once: every DOM getter crosses into the browser
+    if (SKIP_TAGS.has(tag)) return false;
+    if (deadline.hit || ((scan.nodeCount & 1023) === 0 && deadline.expired())) return false;
+    if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();
         if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect, true));
@@ -49,7 +50,7 @@ function scanPage(deadline) {
     }
     // Custom elements without an open root may hide a closed one; the browser layer
     // confirms through CDP.
-    if (!el.shadowRoot && el.localName.includes('-')) scan.closedShadowHosts++;
+    if (tag.includes('-') && !el.shadowRoot) scan.closedShadowHosts++;
     const role = interactiveRole(el);
     if (!role) return true;
     if (!isRendered(el)) return true;

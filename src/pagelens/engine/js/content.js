@@ -206,6 +206,7 @@ const VALUE_TAGS = new Set(['textarea', 'option', 'select']);
 const FIGURE_TAGS = new Set(['figure', 'figcaption', 'picture']);
 
 function readableText(root, maxChars, skipChrome = true, start = null) {
+  if (!root) return ''; // a document with no element at all
   const parts = [];
   let length = 0;
   let started = !start || start === root;

@@ -17,7 +17,9 @@ const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form
 function pageRegions() {
   const out = [];
   const seen = new Set();
-  walkElements(document.body || document.documentElement, (el) => {
+  const root = document.body || document.documentElement;
+  if (!root) return out;
+  walkElements(root, (el) => {
     if (SKIP_TAGS.has(el.localName)) return false;
     if (!LANDMARK_TAGS.has(el.localName) && !el.hasAttribute('role')) return true;
     const landmark = landmarkOf(el);
@@ -43,8 +45,7 @@ function valueFields(control, includeValues) {
   const el = control.el;
   const out = {};
   const value = fieldValue(el, control.role);
-  if (value === null || isSensitiveField(el) && el.type === 'password') return out;
-  if (isSensitiveField(el)) return out;
+  if (value === null || isSensitiveField(el)) return out;
   out.value_len = value.length;
   if (includeValues) out.value = truncate(value, MAX_VALUE);
   return out;

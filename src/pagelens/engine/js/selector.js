@@ -32,6 +32,7 @@ class SelectorBuilder {
     this.counts = null;
     this.byTag = new Map(); // local name -> elements, every root
     this.matchSets = new Map(); // path selector -> the elements it matches
+    this.groupSets = new Map(); // path selector -> its matches grouped by the ancestor above
     this.positions = new Map(); // element -> { index, same } among same-type siblings
     this.steps = new Map(); // element -> its path step
   }
@@ -166,21 +167,50 @@ class SelectorBuilder {
     return list;
   }
 
-  // Every element matching `steps` (top first, joined by `>`), in all roots. Built from
-  // the set of the path one level shorter, so shared path tails are matched once.
+  // Every element matching `steps` (top first, joined by `>`), in all roots. A path one
+  // step longer than a known one only looks at the ancestors its new top step can match,
+  // so a thousand rows' "div.row:nth-of-type(i) > a" cost one pass over the links.
   matches(steps) {
-    const key = steps.map((s) => s.text).join(' > ');
+    const key = pathKey(steps);
     let set = this.matchSets.get(key);
     if (set) return set;
     const top = steps[0];
     if (steps.length === 1) {
       set = this.elementsByTag(top.tag).filter((el) => this.matchesStep(el, top));
     } else {
-      const up = steps.length - 1;
-      set = this.matches(steps.slice(1)).filter((el) => this.matchesStep(ancestorAt(el, up), top));
+      const groups = this.ancestorGroups(steps.slice(1));
+      const candidates = (top.nth ? groups.byPosition.get(`${top.tag}:${top.nth}`) : groups.byTag.get(top.tag)) || [];
+      set = [];
+      for (const group of candidates) {
+        if (this.matchesStep(group.ancestor, top)) for (const el of group.members) set.push(el);
+      }
     }
     this.matchSets.set(key, set);
     return set;
+  }
+
+  // The elements matching `steps`, grouped by their ancestor one level above the path,
+  // the groups indexed by that ancestor's local name (and position among its type).
+  ancestorGroups(steps) {
+    const key = pathKey(steps);
+    let groups = this.groupSets.get(key);
+    if (groups) return groups;
+    const byAncestor = new Map();
+    for (const el of this.matches(steps)) {
+      const ancestor = ancestorAt(el, steps.length);
+      if (!ancestor) continue;
+      const group = byAncestor.get(ancestor);
+      if (group) group.members.push(el);
+      else byAncestor.set(ancestor, { ancestor, members: [el] });
+    }
+    groups = { byTag: new Map(), byPosition: new Map() };
+    for (const group of byAncestor.values()) {
+      const tag = group.ancestor.localName;
+      pushTo(groups.byTag, tag, group);
+      pushTo(groups.byPosition, `${tag}:${this.position(group.ancestor).index}`, group);
+    }
+    this.groupSets.set(key, groups);
+    return groups;
   }
 
   // How many children-chains below `anchor` match `steps` (the `#id > path` form).
@@ -203,7 +233,7 @@ class SelectorBuilder {
     let cur = el;
     for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
       steps.unshift(this.step(cur));
-      const selector = steps.map((s) => s.text).join(' > ');
+      const selector = pathKey(steps);
       const parent = cur.parentElement;
       // Anchored at a parent with a usable id, uniqueness is checked in that subtree only.
       if (parent && parent.id && !looksGenerated(parent.id) && this.index().get('#' + this.idKey(parent.id)) === 1) {
@@ -216,6 +246,16 @@ class SelectorBuilder {
     }
     return null;
   }
+}
+
+function pathKey(steps) {
+  return steps.map((s) => s.text).join(' > ');
+}
+
+function pushTo(map, key, value) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function ancestorAt(el, levels) {

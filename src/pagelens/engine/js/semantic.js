@@ -84,7 +84,7 @@ function semanticView(scan, options) {
     if (control.inViewport && isOccluded(el, r)) node.occ = true;
     tree.push(node);
   }
-  const doc = document.scrollingElement || document.documentElement;
+  const doc = document.scrollingElement || document.documentElement || { scrollTop: 0, scrollHeight: 0, clientHeight: 0 };
   return {
     mode: 'semantic',
     url: location.href,

@@ -329,7 +329,13 @@ function redact(text, values) {
 function redactSummary(summary, values) {
   if (!values.length) return summary;
   summary.headings = summary.headings.map((h) => redact(h, values));
-  for (const action of summary.primary_actions || []) action.label = redact(action.label, values);
+  for (const action of summary.primary_actions || []) {
+    action.label = redact(action.label, values);
+    // A text= selector repeats the name: point at the element by its stamped id instead.
+    if (action.selector.startsWith('text=') && redact(action.selector, values) !== action.selector) {
+      action.selector = `[${ID_ATTR}="${action.id}"]`;
+    }
+  }
   for (const form of summary.forms) form.fields = form.fields.map((f) => redact(f, values));
   return summary;
 }

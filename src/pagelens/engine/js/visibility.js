@@ -87,7 +87,19 @@ function isClippedAway(el, rect) {
   return false;
 }
 
+const clipCache = taskScopedMap();
+
+// Ancestors are shared by many controls, so each one is measured once per capture.
 function clipsToNothing(el) {
+  let clipped = clipCache.get(el);
+  if (clipped === undefined) {
+    clipped = measureClip(el);
+    clipCache.set(el, clipped);
+  }
+  return clipped;
+}
+
+function measureClip(el) {
   const style = styleOf(el);
   if (style.clipPath && style.clipPath.startsWith('inset(50%')) return true;
   if (style.position === 'absolute' || style.position === 'fixed') {

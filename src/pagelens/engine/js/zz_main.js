@@ -44,8 +44,9 @@ function capture(mode, options) {
   };
 }
 
+// Only the element the id was given to: a copied attribute never answers.
 function elementById(id) {
-  return resolveId(id) || document.querySelector(`[${ID_ATTR}="${CSS.escape(id)}"]`);
+  return resolveId(id);
 }
 
 globalThis.__pagelens = { capture, elementById, version: 1 };
