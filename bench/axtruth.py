@@ -79,37 +79,38 @@ ROLE_MAP: dict[str, str] = {
 }
 
 MAX_NAME = 160  # the interaction view's name limit (engine/js/interaction.js)
+ID_ATTR = "data-llm-id"
 _WORLD = "pagelens-axtruth"
 _GROUP = "pagelens-axtruth"
 _CHUNK = 500  # elements per Runtime.callFunctionOn
 
-# Runs in our own isolated world on the resolved elements. Built-in elements that carry a
-# user-agent shadow tree: authors cannot attach a shadow root to any of them, so a node
-# whose shadow host is one of these is Chromium's own furniture.
-_INSPECT = """function (...els) {
-  const UA_HOSTS = new Set(['input', 'textarea', 'select', 'audio', 'video', 'details', 'meter',
-    'progress', 'marquee', 'img', 'button', 'option', 'optgroup', 'summary', 'fieldset']);
+# The visibility test (see the module docstring), run in our own isolated world.
+_VISIBLE_JS = """function visible(el) {
+  if (!el || el.nodeType !== 1 || !el.isConnected) return false;
   const hasBox = (r) => r.width > 0 && r.height > 0;
-  return els.map((el) => {
-    if (!el || el.nodeType !== 1 || !el.isConnected) return null;
-    let inUaShadow = false;
-    for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
-      if (UA_HOSTS.has(root.host.localName)) { inUaShadow = true; break; }
-    }
-    let box = Array.from(el.getClientRects()).some(hasBox);
-    if (!box) {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      box = hasBox(range.getBoundingClientRect());
-    }
-    return {
-      tag: el.localName,
-      llmId: el.getAttribute('data-llm-id'),
-      visible: box && el.checkVisibility({ checkVisibilityCSS: true }),
-      inUaShadow,
-    };
-  });
+  let box = Array.from(el.getClientRects()).some(hasBox);
+  if (!box) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    box = hasBox(range.getBoundingClientRect());
+  }
+  return box && el.checkVisibility({ checkVisibilityCSS: true });
 }"""
+
+# Visibility of every element pagelens stamped, by id: one call for the whole page.
+_STAMPED_VISIBILITY = f"""(() => {{
+  {_VISIBLE_JS}
+  const out = {{}};
+  const visit = (root) => {{
+    for (const el of root.querySelectorAll('[{ID_ATTR}]')) out[el.getAttribute('{ID_ATTR}')] = visible(el);
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
+  }};
+  visit(document);
+  return out;
+}})()"""
+
+# Visibility of elements passed in (the few AX nodes pagelens did not stamp).
+_ELEMENTS_VISIBILITY = f"function (...els) {{ {_VISIBLE_JS} return els.map(visible); }}"
 
 
 def normalize_name(text: str | None) -> str:
@@ -217,37 +218,76 @@ def _candidates(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-async def _inspect(cdp: CDPSession, context_id: int, backend_ids: list[int]) -> list[dict[str, Any] | None]:
-    """Tag, data-llm-id, visibility and UA-shadow membership of each backend node."""
+@dataclass(frozen=True)
+class _DomNode:
+    tag: str
+    llm_id: str | None
+    in_ua_shadow: bool  # Chromium's own furniture (a date picker's fields, <video> controls)
 
+
+def _dom_index(root: dict[str, Any]) -> dict[int, _DomNode]:
+    """Every element of the main frame's DOM (shadow trees included, frames not) by
+    backend node id, from one DOM.getDocument."""
+    index: dict[int, _DomNode] = {}
+    stack = [(root, False)]
+    while stack:
+        node, in_ua = stack.pop()
+        if node.get("nodeType") == 1:
+            attributes = node.get("attributes") or []
+            llm_id = next((attributes[i + 1] for i in range(0, len(attributes), 2) if attributes[i] == ID_ATTR), None)
+            index[node["backendNodeId"]] = _DomNode(node.get("localName", ""), llm_id, in_ua)
+        for shadow in node.get("shadowRoots", []):
+            stack.append((shadow, in_ua or shadow.get("shadowRootType") == "user-agent"))
+        stack.extend((child, in_ua) for child in node.get("children", []))
+    return index
+
+
+async def _visibility(cdp: CDPSession, context_id: int, nodes: list[tuple[int, _DomNode]]) -> list[bool]:
+    """Whether each (backend id, element) passes the visibility test: stamped elements in
+    one call, the others one by one."""
+    reply = await cdp.send(
+        "Runtime.evaluate", {"expression": _STAMPED_VISIBILITY, "contextId": context_id, "returnByValue": True}
+    )
+    stamped: dict[str, bool] = reply["result"].get("value") or {}
+    unstamped = [backend_id for backend_id, node in nodes if node.llm_id not in stamped]
+    others = dict(zip(unstamped, await _visibility_of(cdp, context_id, unstamped), strict=True))
+    return [stamped[node.llm_id] if node.llm_id in stamped else others[b] for b, node in nodes]
+
+
+async def _visibility_of(cdp: CDPSession, context_id: int, backend_ids: list[int]) -> list[bool]:
     async def resolve(backend_id: int) -> str | None:
         try:
             reply = await cdp.send(
                 "DOM.resolveNode",
                 {"backendNodeId": backend_id, "executionContextId": context_id, "objectGroup": _GROUP},
             )
-        except Exception:  # the node went away between the two calls
+        except PlaywrightError:  # the node went away meanwhile
             return None
         return reply["object"].get("objectId")
 
     object_ids = await asyncio.gather(*(resolve(b) for b in backend_ids))
-    infos: list[dict[str, Any] | None] = []
+    out: list[bool] = []
     try:
         for start in range(0, len(object_ids), _CHUNK):
             chunk = object_ids[start : start + _CHUNK]
-            args = [{"objectId": oid} if oid else {"value": None} for oid in chunk]
             anchor = next((oid for oid in chunk if oid), None)
             if anchor is None:
-                infos.extend([None] * len(chunk))
+                out.extend([False] * len(chunk))
                 continue
+            args = [{"objectId": oid} if oid else {"value": None} for oid in chunk]
             reply = await cdp.send(
                 "Runtime.callFunctionOn",
-                {"functionDeclaration": _INSPECT, "objectId": anchor, "arguments": args, "returnByValue": True},
+                {
+                    "functionDeclaration": _ELEMENTS_VISIBILITY,
+                    "objectId": anchor,
+                    "arguments": args,
+                    "returnByValue": True,
+                },
             )
-            infos.extend(reply["result"]["value"])
+            out.extend(reply["result"]["value"])
     finally:
         await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
-    return infos
+    return out
 
 
 async def ax_ground_truth(page: pagelens.Page, cdp: CDPSession | None = None) -> list[AxControl]:
@@ -258,29 +298,33 @@ async def ax_ground_truth(page: pagelens.Page, cdp: CDPSession | None = None) ->
     cdp = cdp or await _cdp(page)
     try:
         tree = await cdp.send("Accessibility.getFullAXTree")
+        document = await cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+        dom = _dom_index(document["root"])
+        nodes = [
+            (n, dom[n["backendDOMNodeId"]])
+            for n in _candidates(tree["nodes"])
+            if n["backendDOMNodeId"] in dom
+            and not dom[n["backendDOMNodeId"]].in_ua_shadow
+            and dom[n["backendDOMNodeId"]].tag != "option"
+        ]
         frame_id = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
         world = await cdp.send("Page.createIsolatedWorld", {"frameId": frame_id, "worldName": _WORLD})
-        nodes = _candidates(tree["nodes"])
-        infos = await _inspect(cdp, world["executionContextId"], [n["backendDOMNodeId"] for n in nodes])
+        shown = await _visibility(cdp, world["executionContextId"], [(n["backendDOMNodeId"], d) for n, d in nodes])
     finally:
         if own:
             await cdp.detach()
-    out = []
-    for node, info in zip(nodes, infos, strict=True):
-        if not info or not info["visible"] or info["inUaShadow"] or info["tag"] == "option":
-            continue
-        chromium_role = node["role"]["value"]
-        out.append(
-            AxControl(
-                backend_node_id=node["backendDOMNodeId"],
-                role=ROLE_MAP[chromium_role],
-                chromium_role=chromium_role,
-                name=normalize_name(node.get("name", {}).get("value")),
-                tag=info["tag"],
-                llm_id=info["llmId"],
-            )
+    return [
+        AxControl(
+            backend_node_id=node["backendDOMNodeId"],
+            role=ROLE_MAP[node["role"]["value"]],
+            chromium_role=node["role"]["value"],
+            name=normalize_name(node.get("name", {}).get("value")),
+            tag=dom_node.tag,
+            llm_id=dom_node.llm_id,
         )
-    return out
+        for (node, dom_node), visible in zip(nodes, shown, strict=True)
+        if visible
+    ]
 
 
 async def agreement(page: pagelens.Page, label: str = "") -> AgreementStats:

@@ -33,6 +33,7 @@ class SelectorBuilder {
     this.byTag = new Map(); // local name -> elements, every root
     this.matchSets = new Map(); // path selector -> the elements it matches
     this.groupSets = new Map(); // path selector -> its matches grouped by the ancestor above
+    this.childIndexes = new Map(); // element -> its children by tag and position
     this.positions = new Map(); // element -> { index, same } among same-type siblings
     this.steps = new Map(); // element -> its path step
   }
@@ -213,19 +214,34 @@ class SelectorBuilder {
     return groups;
   }
 
-  // How many children-chains below `anchor` match `steps` (the `#id > path` form).
+  // How many children-chains below `anchor` match `steps` (the `#id > path` form). Each
+  // level looks its step up in an index of the parent's children, not among all of them.
   countBelow(anchor, steps) {
     let level = [anchor];
     for (const step of steps) {
       const next = [];
       for (const el of level) {
-        for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
-          if (this.matchesStep(child, step)) next.push(child);
-        }
+        const index = this.childIndex(el);
+        const candidates = (step.nth ? index.byPosition.get(`${step.tag}:${step.nth}`) : index.byTag.get(step.tag)) || [];
+        for (const child of candidates) if (this.matchesStep(child, step)) next.push(child);
       }
       level = next;
     }
     return level.length;
+  }
+
+  // An element's children by local name, and by local name and position among their type.
+  childIndex(parent) {
+    let index = this.childIndexes.get(parent);
+    if (!index) {
+      index = { byTag: new Map(), byPosition: new Map() };
+      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+        pushTo(index.byTag, child.localName, child);
+        pushTo(index.byPosition, `${child.localName}:${this.position(child).index}`, child);
+      }
+      this.childIndexes.set(parent, index);
+    }
+    return index;
   }
 
   path(el) {
