@@ -20,7 +20,7 @@ from test_static_html import ConnectionCounter
 
 import pagelens
 from pagelens.browser.browser import Browser
-from pagelens.browser.launcher import find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.errors import (
     BrowserConnectError,
@@ -230,12 +230,7 @@ def running_chromium(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], 
         [
             CHROMIUM,
             "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
+            *CHROMIUM_ARGS,
             f"--user-data-dir={profile}",
             "--remote-debugging-port=0",
             "about:blank",
