@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pagelens
-from bench.axtruth import ax_ground_truth, chromium_name, corpus_agreement, engine_evaluate
+from bench.axtruth import ax_ground_truth, chromium_name, corpus_agreement, engine_evaluate, offline_browser
 from bench.corpus import corpus_pages
 
 NAME_THRESHOLD = 0.98
@@ -294,10 +294,12 @@ async def test_ground_truth_maps_ax_nodes_to_stamped_elements(page: pagelens.Pag
     assert [by_id[t.llm_id] for t in truth] == [(t.role, t.name) for t in truth]
 
 
-async def test_corpus_agrees_with_chromium(browser: pagelens.Browser, corpus_url: str) -> None:
+async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
     """Pooled over every corpus page: names, roles and coverage of the visible interactive
-    elements Chromium names."""
-    stats = await corpus_agreement(browser, corpus_url, [p.id for p in corpus_pages()])
+    elements Chromium names. A browser of its own keeps the network off without routing
+    each request through Python (see bench.axtruth.offline_browser)."""
+    async with offline_browser() as browser:
+        stats = await corpus_agreement(browser, corpus_url, [p.id for p in corpus_pages()])
     sample = "\n".join(
         f"  {m.page} [{m.kind}] {m.chromium_role} {m.expected_name[:60]!r} vs {m.pagelens_role} "
         f"{(m.pagelens_name or '')[:60]!r}"

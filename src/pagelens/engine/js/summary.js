@@ -97,34 +97,26 @@ function isSkipLink(control) {
   return control.role === 'link' && href.startsWith('#') && /^skip\b/i.test(control.name);
 }
 
-// Whether no other visible control carries the same accessible name. Names are costly,
-// so an index of what controls read like (text and label attributes, without spaces:
-// block children add spaces to a name that textContent lacks) picks the few controls
-// whose names are worth comparing. Built once per capture, on first use.
-const labelIndexes = new WeakMap();
+// Whether no other visible control carries the same accessible name (compared by name
+// itself: defaults like "Submit", generated content and SVG titles make names that no
+// attribute shows). Names are costly, so on pages with very many controls this answers
+// false and the caller uses a CSS or id selector, which is always exact.
+const MAX_CONTROLS_FOR_TEXT_SELECTOR = 2000;
+const nameCounts = new WeakMap();
 
 function labelIsUnique(scan, control) {
-  const key = (text) => text.replace(/\s+/g, '').toLowerCase();
-  let index = labelIndexes.get(scan);
-  if (!index) {
-    index = new Map();
-    labelIndexes.set(scan, index);
+  if (scan.controls.length > MAX_CONTROLS_FOR_TEXT_SELECTOR) return false;
+  let counts = nameCounts.get(scan);
+  if (!counts) {
+    counts = new Map();
+    nameCounts.set(scan, counts);
     for (const other of scan.controls) {
       if (!other.visible) continue;
-      const el = other.el;
-      const texts = [el.textContent, el.getAttribute('aria-label'), el.getAttribute('value'),
-        el.getAttribute('title'), el.getAttribute('placeholder'),
-        el.hasAttribute('aria-labelledby') ? '\u0000labelledby' : null];
-      for (const img of el.querySelectorAll('img[alt]')) texts.push(img.getAttribute('alt'));
-      for (const text of new Set(texts.filter(Boolean).map(key))) {
-        if (!index.has(text)) index.set(text, []);
-        index.get(text).push(other);
-      }
+      const name = other.name.toLowerCase();
+      counts.set(name, (counts.get(name) || 0) + 1);
     }
   }
-  const name = control.name.toLowerCase();
-  const twins = (index.get(key(name)) || []).concat(index.get('\u0000labelledby') || []);
-  return !twins.some((other) => other !== control && other.name.toLowerCase() === name);
+  return counts.get(control.name.toLowerCase()) === 1;
 }
 
 // Attribute selectors first; a `text=` selector (resolved by the action layer against

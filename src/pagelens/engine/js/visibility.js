@@ -1,8 +1,11 @@
 // Visibility primitives.
-//  - isRendered: takes part in layout and the accessibility tree (not display:none,
-//    visibility:hidden, hidden, aria-hidden, inert, content-visibility hidden).
-//  - isVisible: rendered and actually seen: non-zero size, not fully transparent, not
-//    clipped away (the "visually hidden" pattern).
+//  - isHiddenByStyle: display:none (on it or an ancestor) or visibility:hidden; what
+//    hides an element from accessible names.
+//  - isRendered: takes part in layout and the accessibility tree: not hidden by style,
+//    aria-hidden, inert, nor skipped by content-visibility (a closed <details>).
+//  - isVisible: rendered and actually seen: a box, not fully transparent, not clipped
+//    away on itself or a close ancestor (the "visually hidden" pattern).
+//  - boxOf: the element's box, or the box of its contents when its own is empty.
 //  - inViewport / occlusion by hit testing at the centre point.
 
 // Caches that live for one synchronous run of the engine (one capture): the page may
