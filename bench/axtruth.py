@@ -151,7 +151,7 @@ class Mismatch:
     page: str
     llm_id: str | None
     tag: str
-    kind: str  # "name", "role" or "missing"
+    kind: str  # "name", "role", "missing", or "unnamed" (pagelens names what Chromium does not)
     chromium_role: str
     expected_role: str
     expected_name: str
@@ -168,7 +168,8 @@ class AgreementStats:
     role_matches: int = 0
     covered_interaction: int = 0
     covered_semantic: int = 0
-    unnamed: int = 0  # visible interactive elements Chromium leaves unnamed (not compared)
+    unnamed: int = 0  # visible interactive elements Chromium leaves unnamed (not in the rates)
+    unnamed_matches: int = 0  # ... that pagelens leaves unnamed too
     pages: int = 0
     failed: list[str] = field(default_factory=list)  # pages that could not be measured
     mismatches: list[Mismatch] = field(default_factory=list)
@@ -180,6 +181,7 @@ class AgreementStats:
         self.covered_interaction += other.covered_interaction
         self.covered_semantic += other.covered_semantic
         self.unnamed += other.unnamed
+        self.unnamed_matches += other.unnamed_matches
         self.pages += other.pages
         self.failed.extend(other.failed)
         self.mismatches.extend(other.mismatches)
@@ -205,7 +207,8 @@ class AgreementStats:
 
     def summary(self) -> str:
         return (
-            f"{self.named} named AX elements on {self.pages} pages ({self.unnamed} unnamed): "
+            f"{self.named} named AX elements on {self.pages} pages ({self.unnamed} unnamed, "
+            f"{self.unnamed_matches} unnamed by pagelens too): "
             f"name {self.name_rate:.2%}, role {self.role_rate:.2%}, "
             f"coverage interaction {self.interaction_coverage:.2%} / semantic {self.semantic_coverage:.2%}"
         )
@@ -347,6 +350,11 @@ async def agreement(page: pagelens.Page, label: str = "") -> AgreementStats:
     for ax in truth:
         if not ax.name:
             stats.unnamed += 1
+            unnamed_control = controls.get(ax.llm_id) if ax.llm_id else None
+            if unnamed_control is not None and not unnamed_control.name:
+                stats.unnamed_matches += 1
+            elif unnamed_control is not None:
+                stats.mismatches.append(_mismatch(label, ax, "unnamed", unnamed_control.role, unnamed_control.name))
             continue
         stats.named += 1
         control = controls.get(ax.llm_id) if ax.llm_id else None
@@ -383,7 +391,7 @@ def _mismatch(label: str, ax: AxControl, kind: str, role: str | None, name: str 
 async def engine_evaluate(page: pagelens.Page, expression: str, *, by_value: bool = True) -> Any:
     """Evaluate `expression` in the pagelens engine's isolated world of the main frame,
     where ``__pagelensDebug`` exposes the name, role and visibility primitives."""
-    world = await page._main_world()  # noqa: SLF001 - the engine's own world, for debugging
+    world = await page.main_world()
     result = await world.evaluate(expression, timeout_ms=10_000, by_value=by_value)
     return result.get("value") if by_value else result
 
@@ -395,7 +403,7 @@ async def chromium_name(page: pagelens.Page, expression: str) -> str | None:
     object_id = remote.get("objectId")
     if not object_id:
         return None
-    world = await page._main_world()  # noqa: SLF001
+    world = await page.main_world()
     node = await world.session.send("DOM.describeNode", {"objectId": object_id})
     await world.session.send("Runtime.releaseObject", {"objectId": object_id})
     tree = await world.session.send(

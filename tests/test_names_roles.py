@@ -183,6 +183,14 @@ async def test_form_control_names(page: pagelens.Page) -> None:
     )
 
 
+async def test_empty_label_falls_back_to_placeholder(page: pagelens.Page) -> None:
+    """HTML-AAM falls back to title and placeholder when the label gives no text; Chromium
+    stops at the empty label. pagelens follows the spec here, on purpose."""
+    html = '<label><input placeholder="Search the site" data-k=wrapped></label>'
+    assert await names_by_key(page, html) == {"wrapped": "Search the site"}
+    assert await chromium_names(page, ["wrapped"]) == {"wrapped": ""}
+
+
 async def test_roles_follow_chromium(page: pagelens.Page) -> None:
     await page.set_content("""
       <a onclick="go()" data-k=onclick-link>Go</a>
@@ -196,6 +204,9 @@ async def test_roles_follow_chromium(page: pagelens.Page) -> None:
       <section aria-label=Intro role=region data-k=named-region>r</section>
       <figure data-k=figure>f</figure>
       <output data-k=output>1</output>
+      <section title=Outline data-k=titled-section>s</section>
+      <main><aside data-k=aside-in-main>a</aside></main>
+      <article><aside data-k=aside-in-article>a</aside><aside aria-label=Notes data-k=named-aside>a</aside></article>
     """)
     ours = await engine_evaluate(
         page,
@@ -214,6 +225,10 @@ async def test_roles_follow_chromium(page: pagelens.Page) -> None:
         "named-region": "region",
         "figure": "figure",
         "output": "status",
+        "titled-section": "region",
+        "aside-in-main": "complementary",
+        "aside-in-article": "generic",
+        "named-aside": "complementary",
     }
     # Chromium agrees (its names for these roles are the same words, but for <summary>).
     cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
@@ -303,7 +318,7 @@ async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
     sample = "\n".join(
         f"  {m.page} [{m.kind}] {m.chromium_role} {m.expected_name[:60]!r} vs {m.pagelens_role} "
         f"{(m.pagelens_name or '')[:60]!r}"
-        for m in stats.mismatches[:40]
+        for m in [m for m in stats.mismatches if m.kind != "unnamed"][:40]
     )
     assert not stats.failed, f"pages that could not be measured: {stats.failed}"
     assert stats.named >= 30_000, stats.summary()

@@ -216,7 +216,7 @@ async def test_an_id_never_resolves_to_a_stale_copy(page: pagelens.Page) -> None
     carries a copy of the attribute (here: a different button)."""
     await page.set_content(BUTTONS)
     ids = await _ids(page)
-    world = await page._main_world()
+    world = await page.main_world()
     assert await world.element_object(ids["Save"])
     await page.playwright_page.evaluate(
         f"""() => {{

@@ -13,6 +13,8 @@ from typing import Any
 
 from pagelens.browser import Browser, NetworkPolicy, Page, serve_directory
 from pagelens.browser.browser import check_static_request
+from pagelens.browser.loading import ScrollLoad
+from pagelens.budget import Unchanged, view_hash
 from pagelens.engine.models import (
     CaptureRequest,
     CompactSummary,
@@ -34,6 +36,8 @@ from pagelens.errors import (
     NavigationError,
     PagelensError,
 )
+from pagelens.extract import Extraction, SummarizeRequest, SummarizeResult, extract, summarize
+from pagelens.vision import DomMode, Mark, PageStats, Screenshot, page_stats, select_dom_mode
 
 __version__ = "0.1.0"
 
@@ -104,20 +108,34 @@ __all__ = [
     "CaptureRequest",
     "CaptureTimeoutError",
     "CompactSummary",
+    "DomMode",
+    "Extraction",
     "FullSummary",
     "InteractiveControl",
     "InvalidRequestError",
+    "Mark",
     "NavigationError",
     "NetworkPolicy",
     "Page",
     "PageModel",
+    "PageStats",
     "PagelensError",
+    "Screenshot",
+    "ScrollLoad",
     "SemanticNode",
     "SemanticView",
     "SkeletonView",
+    "SummarizeRequest",
+    "SummarizeResult",
+    "Unchanged",
     "View",
     "capture_html",
     "connect",
+    "extract",
     "launch",
+    "page_stats",
+    "select_dom_mode",
     "serve_directory",
+    "summarize",
+    "view_hash",
 ]

@@ -16,9 +16,18 @@ def _encoding():  # loading the tables takes a moment: do it once, on first use
     return bpe_openai.get_encoding("o200k_base")
 
 
+# bpe_openai refuses more than 200,000 tokens in one call, and a character is at most four
+# bytes, so four tokens: long texts are counted in pieces this long (each cut may add a token).
+_PIECE_CHARS = 50_000
+
+
 def count_tokens(text: str) -> int:
-    """Number of o200k_base tokens in `text`."""
-    return len(_encoding().encode(text))
+    """Number of o200k_base tokens in `text` (exact up to 50,000 characters; beyond, it
+    may count one extra token per 50,000 characters)."""
+    encoding = _encoding()
+    if len(text) <= _PIECE_CHARS:
+        return len(encoding.encode(text))
+    return sum(len(encoding.encode(text[i : i + _PIECE_CHARS])) for i in range(0, len(text), _PIECE_CHARS))
 
 
 def to_json(value: BaseModel | Any) -> str:

@@ -1,30 +1,59 @@
 """analyze: the views of a tab as JSON-ready data, for agents.
 
 The ids every view shows are remembered for the tab (healing.py), so an action on one
-of them can be checked and healed later. `query` narrows the control lists, and
-`max_tokens` trims them (from the end, so the first controls survive) to fit a budget.
+of them can be checked and healed later. The page's views (not screenshots, tabs or
+command results) carry a content hash (`if_changed_since` answers `{unchanged: true}`
+when it still matches) and are cut to a token budget, by relevance to `query` or into
+pages (pagelens.budget).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-from pagelens.actions import bridge
+from pagelens.actions import bridge, screenshots
 from pagelens.actions.errors import ActionError
 from pagelens.actions.healing import Descriptor
-from pagelens.actions.models import AnalyzeRequest, AnalyzeResult
+from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
+from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import engine_source
 from pagelens.engine.models import FullSummary
-from pagelens.tokens import count_tokens
+from pagelens.extract import extract
 
 MAIN_WORLD_TIMEOUT_S = 3.0
 
 
-async def page_view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
-    """page_summary, interactive, semantic, skeleton or screenshot of `tab`."""
+async def page_view(
+    tab: Tab,
+    request: AnalyzeRequest,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    ranker: str = "bm25",
+) -> AnalyzeResult:
+    """A view of `tab`. The hashed views are answered `unchanged`, or cut to the request's
+    max_tokens (else `max_tokens`) with `ranker` ranking chunks against the query."""
+    result = await _view(tab, request)
+    if request.what not in HASHED_VIEWS:
+        return result
+    # Hashing, ranking and counting the tokens of a 10k-control view take a while: not on the loop.
+    data = await asyncio.to_thread(_budgeted, result.data, request, max_tokens, ranker)
+    return AnalyzeResult(data=data, image=result.image)
+
+
+def _budgeted(view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ranker: str) -> dict[str, Any]:
+    """`{unchanged, hash}` when the caller has this answer already, else the view cut to
+    the budget, with its hash."""
+    digest = view_hash(view, query=request.query, page=request.page, max_tokens=request.max_tokens)
+    if request.if_changed_since == digest:
+        return Unchanged(hash=digest).model_dump()
+    fit = FitRequest(max_tokens=request.max_tokens or max_tokens, query=request.query, page=request.page or 1)
+    return fit_view(request.what, view, fit, get_ranker(ranker), {"hash": digest})
+
+
+async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
+    """page_summary, interactive, semantic, skeleton or screenshot of `tab`, whole."""
     page = tab.page
     match request.what:
         case "page_summary":
@@ -36,22 +65,30 @@ async def page_view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
                 tab,
                 [(c["id"], c["role"], c["name"], _centre(c["boundingBox"])) for c in model["controls"]],
             )
-            _narrow(model, "controls", request, lambda c: f"{c['role']} {c['name']}")
-            model["aimap"] = {c["id"]: model["aimap"][c["id"]] for c in model["controls"]}
             return AnalyzeResult(data=model)
         case "semantic":
             tree = await page.semantic_tree(include_offscreen=request.include_offscreen)
             data = tree.model_dump(mode="json", exclude_none=True)
             await _remember(tab, [(n["i"], n["r"], n["n"], tuple(n["xy"])) for n in data["interactive_tree"]])
-            _narrow(data, "interactive_tree", request, lambda n: f"{n['r']} {n['n']}")
             return AnalyzeResult(data=data)
         case "skeleton":
             return AnalyzeResult(data=(await page.skeleton()).model_dump(mode="json"))
+        case "markdown":
+            extraction = await extract(page, format="markdown")
+            data = extraction.model_dump(mode="json", exclude={"content", "format"})
+            return AnalyzeResult(data={**data, "markdown": extraction.content})
         case "screenshot":
-            png = await tab.playwright_page.screenshot(type="png", timeout=30_000)
-            size = tab.playwright_page.viewport_size or {}
-            data = {"url": tab.playwright_page.url, "mime_type": "image/png", **size}
-            return AnalyzeResult(data=data, image=png)
+            shot = await screenshots.take(
+                tab,
+                full_page=request.full_page,
+                element_id=request.element_id,
+                selector=request.selector,
+                marks=request.marks,
+                screenshot_hash=request.screenshot_hash,
+            )
+            if shot.marks:
+                await _remember(tab, [(m.id, m.role, m.name, m.xy) for m in shot.marks])
+            return AnalyzeResult(data=screenshots.describe(shot), image=shot.image)
     raise AssertionError(request.what)
 
 
@@ -63,28 +100,6 @@ async def _remember(tab: Tab, entries: list[tuple[str, str, str, tuple[int, int]
     doc = await bridge.call(await bridge.main_world(tab.page), "docToken")
     for element_id, role, name, xy in entries:
         tab.memory.remember(element_id, Descriptor(role=role, name=name, xy=xy, doc=doc))
-
-
-def _narrow(view: dict[str, Any], key: str, request: AnalyzeRequest, text_of: Any) -> None:
-    """Keep the items matching `query`, then as many as fit in `max_tokens`."""
-    items = view[key]
-    if request.query:
-        wanted = request.query.lower()
-        items = [item for item in items if wanted in text_of(item).lower()]
-        view["query"] = request.query
-    view[key] = items
-    if request.max_tokens is None or count_tokens(json.dumps(view)) <= request.max_tokens:
-        return
-    low, high = 0, len(items)  # the most items that fit: binary search on the prefix length
-    while low < high:
-        mid = (low + high + 1) // 2
-        view[key] = items[:mid]
-        if count_tokens(json.dumps(view)) <= request.max_tokens:
-            low = mid
-        else:
-            high = mid - 1
-    view[key] = items[:low]
-    view["trimmed"] = len(items) - low
 
 
 def _main_world_script() -> str:

@@ -34,7 +34,7 @@ class DocumentChanged(Exception):
 
 
 async def main_world(page: Page) -> FrameWorld:
-    return await page._main_world()  # noqa: SLF001 - see the report: Page needs a public accessor
+    return await page.main_world()
 
 
 async def frame_world(page: Page, path: list[str]) -> tuple[FrameWorld, tuple[float, float]]:
@@ -45,7 +45,7 @@ async def frame_world(page: Page, path: list[str]) -> tuple[FrameWorld, tuple[fl
     for owner in path:
         try:
             x, y = await call(world, "frameOffset", owner)
-            world = await page._child_world(world, owner)  # noqa: SLF001
+            world = await page.child_world(world, owner)
         except (ActionError, PagelensError) as exc:
             raise ActionError("not_found", f"frame element {owner} is gone or has no document: {exc.message}") from exc
         dx, dy = dx + x, dy + y

@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pagelens.actions.errors import InvalidParameterError
+from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
+from pagelens.budget.hashing import HASH_FORMAT, HASH_RE
 from pagelens.engine.models import CompactSummary
 
 NAVIGATION_ACTIONS: frozenset[str] = frozenset({"navigate", "refresh", "back", "forward", "new_tab"})
@@ -21,7 +23,7 @@ Action = Literal[
     "navigate", "refresh", "back", "forward", "new_tab", "switch_tab", "close_tab", "list_tabs",
     # element actions
     "click", "double_click", "hover", "focus", "type", "set_value", "clear", "press", "select",
-    "check", "uncheck", "scroll", "upload_file", "wait_for",
+    "check", "uncheck", "scroll", "scroll_to_load", "upload_file", "wait_for",
     # page
     "handle_dialog", "screenshot",
     # background mode
@@ -29,8 +31,10 @@ Action = Literal[
 ]  # fmt: skip
 
 AnalyzeWhat = Literal[
-    "page_summary", "interactive", "semantic", "skeleton", "screenshot", "tabs", "command_result"
+    "page_summary", "interactive", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result"
 ]  # fmt: skip
+# The views that have a content hash (and so answer if_changed_since).
+HASHED_VIEWS: frozenset[str] = frozenset({"page_summary", "interactive", "semantic", "skeleton", "markdown"})
 
 
 class _Request(BaseModel):
@@ -56,7 +60,7 @@ class InteractRequest(_Request):
     - navigate: url (required), tab_id, new_tab, summary. new_tab: url (default about:blank),
       summary. refresh/back/forward: tab_id, summary. switch_tab/close_tab: tab_id.
     - Targets (click, double_click, hover, focus, type, set_value, clear, press, select,
-      check, uncheck, scroll, upload_file, wait_for): element_id (a stable id from any view,
+      check, uncheck, scroll, scroll_to_load, upload_file, wait_for): element_id (a stable id from any view,
       "12.5" inside frame 12), or selector (CSS, or text=, role=, aria-label=, label=,
       placeholder=; `role=button[name="Save"]` narrows by name), or x and y (viewport
       pixels, click/double_click/hover only); `frame` (a frame element's id) scopes a
@@ -67,8 +71,13 @@ class InteractRequest(_Request):
       with a target and no value, scrolls it into view; with a target and a value, scrolls
       inside it. upload_file: value (a path or a list of paths). wait_for: text, a target,
       or url (substring, or a glob with *), waiting up to value ms (default 10000); value
-      alone waits that many ms.
+      alone waits that many ms. scroll_to_load: a virtual list or infinite scroll (a
+      scrollableContainers id of the semantic view, or anything inside it; no target: the
+      page) is scrolled until value (default 100) new items show, the end is reached and
+      nothing more loads, or 15 s; `loaded` says how many items and controls are new.
     - handle_dialog: value "accept" (default) or "dismiss", text for a prompt.
+    - screenshot: the viewport as a JPEG at most 1024 px wide; with element_id or selector,
+      that element alone (analyze screenshot also takes full_page, marks, screenshot_hash).
     - result: command_id; long-polls up to 15 s.
     - background: queue the action, return {queued, command_id} at once.
     """
@@ -157,19 +166,38 @@ def _require_action_parameters(r: InteractRequest) -> None:
         raise InvalidParameterError("value", "scroll takes a direction or a number of pixels")
     if r.action == "wait_for" and r.value is not None and not isinstance(r.value, (int, float)):
         raise InvalidParameterError("value", "wait_for takes a number of milliseconds")
+    if r.action == "scroll_to_load" and r.value is not None and not (
+        isinstance(r.value, (int, float)) and r.value == int(r.value) and 1 <= r.value <= MAX_ITEMS_LIMIT
+    ):
+        raise InvalidParameterError("value", f"scroll_to_load takes a number of items from 1 to {MAX_ITEMS_LIMIT}")
 
 
 class AnalyzeRequest(_Request):
     """One `analyze` call.
 
     what: page_summary (the full summary, 000 §4.3), interactive (the interaction model),
-    semantic (the V3 tree), skeleton, screenshot (viewport PNG), tabs, command_result
-    (`query` = a command id: that command's status without waiting; no query: every kept
-    command). world (page_summary only, 000 §4.3): "isolated" (default: the page can neither
-    see nor disturb the engine) or "main" (the page's own world). query: for interactive and
-    semantic, keeps the controls whose name or role contains it (case-insensitive).
-    max_tokens: trims the controls of interactive/semantic to fit. include_offscreen:
-    semantic only.
+    semantic (the V3 tree), skeleton, markdown (the main content as Markdown, without
+    navigation, ads, footers or cookie banners, with title, byline, site_name, published,
+    language, word_count), screenshot (a JPEG at most 1024 px wide, 004 §5.2),
+    tabs, command_result (`query` = a command id: that command's status without waiting; no
+    query: every kept command). world (page_summary only, 000 §4.3): "isolated" (default: the
+    page can neither see nor disturb the engine) or "main" (the page's own world).
+    include_offscreen: semantic only.
+
+    Huge pages (interactive, semantic, skeleton, markdown): a view is cut to max_tokens
+    (default 4,000). query keeps the controls (skeleton elements, markdown blocks) whose
+    text contains it (case-insensitive), or, when none does, the ones most relevant to it
+    (BM25), best first when they still do not fit. Without a query, a view too big comes
+    in pages: page (default 1) picks one. A cut view says dom_filtered, filter_reason,
+    original_node_count, token_reduction (percent), and page/pages when there are several.
+    Every view has a hash; if_changed_since=<that hash> answers {unchanged: true} when the
+    page still shows the same (a scroll counts as a change for interactive and semantic).
+
+    screenshot only: full_page (the whole page, not the viewport), element_id or selector
+    (that element alone, scrolled into view), marks (Set-of-Marks: every visible control's
+    box and its id, the semantic view's, drawn on the image), screenshot_hash (the `hash` of
+    a screenshot you have: if the screen still hashes the same, no image comes back, only
+    `unchanged: true` and the hash; 004 §5.8).
     """
 
     what: AnalyzeWhat
@@ -178,12 +206,37 @@ class AnalyzeRequest(_Request):
     query: str | None = None
     max_tokens: int | None = Field(None, ge=50, le=200_000)
     include_offscreen: bool = False
+    full_page: bool = False
+    element_id: str | None = None
+    selector: str | None = None
+    marks: bool = False
+    screenshot_hash: str | None = Field(None, max_length=256)
+    page: int | None = Field(None, ge=1, le=100_000)
+    if_changed_since: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> AnalyzeRequest:
         if self.world == "main" and self.what != "page_summary":
             raise InvalidParameterError("world", f"world='main' applies to page_summary only, not {self.what}")
+        if self.what != "screenshot":
+            for name in SCREENSHOT_PARAMETERS:
+                if name in self.model_fields_set:
+                    raise InvalidParameterError(name, f"applies to what='screenshot' only, not {self.what}")
+        elif self.element_id is not None and self.selector is not None:
+            raise InvalidParameterError("selector", "give element_id or selector, not both")
+        elif self.full_page and (self.element_id is not None or self.selector is not None):
+            raise InvalidParameterError("full_page", "an element shot takes element_id or selector alone")
+        if self.if_changed_since is not None:
+            if self.what not in HASHED_VIEWS:
+                views = ", ".join(sorted(HASHED_VIEWS))
+                raise InvalidParameterError("if_changed_since", f"applies to {views}, not {self.what}")
+            if not HASH_RE.match(self.if_changed_since):
+                wrong = self.if_changed_since
+                raise InvalidParameterError("if_changed_since", f"expected {HASH_FORMAT}, not {wrong!r}")
         return self
+
+
+SCREENSHOT_PARAMETERS = ("full_page", "element_id", "selector", "marks", "screenshot_hash")
 
 
 # ---- results
@@ -235,8 +288,9 @@ class ActionResult(BaseModel):
     """One interact result. JSON shape (000 §4.2): fields that do not apply are left out,
     except that `summary` is null when `summary_error` says why it is missing.
 
-    Screenshot results carry the PNG as base64 in `image` (`mime_type` image/png); an MCP
-    surface moves it into an image content block."""
+    Screenshot results carry the JPEG as base64 in `image` (`mime_type` image/jpeg) and its
+    facts (size, hash...) in `screenshot`; an MCP surface moves the image into an image
+    content block."""
 
     success: bool
     action: str
@@ -263,6 +317,8 @@ class ActionResult(BaseModel):
     browser_restarted: bool | None = None
     image: str | None = None
     mime_type: str | None = None
+    screenshot: dict[str, Any] | None = None
+    loaded: ScrollLoad | None = None  # scroll_to_load: what came into view
 
     def to_json(self) -> dict[str, Any]:
         data = self.model_dump(mode="json", exclude_none=True)
@@ -272,7 +328,8 @@ class ActionResult(BaseModel):
 
 
 class AnalyzeResult(BaseModel):
-    """`data` is the JSON-ready view; `image` holds the PNG for what="screenshot"."""
+    """`data` is the JSON-ready view; `image` holds the JPEG for what="screenshot" (None
+    when the screen is unchanged)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 

@@ -28,6 +28,8 @@ from pagelens.actions.observe import Watch
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
+from pagelens.browser import loading
+from pagelens.browser.loading import ScrollLoad
 
 MAX_WAIT_MS = 60_000
 
@@ -49,6 +51,7 @@ class Done:
     message: str
     target: Target | None = None
     element_found: bool = True
+    loaded: ScrollLoad | None = None
 
 
 @dataclass
@@ -383,6 +386,22 @@ async def scroll(act: Act) -> Done:
     return Done(_scrolled(moved["container"], moved), target)
 
 
+async def scroll_to_load(act: Act) -> Done:
+    max_items = int(act.request.value) if act.request.value is not None else 100
+    if act.request.has_target:
+        target: Target | None = await act.target()
+        world, local_id = target.world, target.local_id
+    else:
+        target, world, local_id = None, await bridge.main_world(act.tab.page), None
+    loaded = await loading.scroll_to_load(world, local_id, max_items=max_items)
+    more = "the end is reached" if loaded.reached_end else "more may load"
+    message = (
+        f"scrolled {loaded.container} {loaded.scrolls} times: {loaded.new_items} new items, "
+        f"{loaded.new_controls} new controls; {more}"
+    )
+    return Done(message, target, element_found=target is not None, loaded=loaded)
+
+
 def _scrolled(what: str, moved: dict[str, Any]) -> str:
     where = "the end" if moved["atEnd"] else f"{moved['after']} of {moved['max']} px"
     if moved["before"] == moved["after"]:
@@ -476,6 +495,7 @@ HANDLERS: dict[str, Callable[[Act], Awaitable[Done]]] = {
     "check": check,
     "uncheck": uncheck,
     "scroll": scroll,
+    "scroll_to_load": scroll_to_load,
     "upload_file": upload_file,
     "wait_for": wait_for,
 }
@@ -514,6 +534,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
         tab_id=tab.id,
         element_id=target.id if target else None,
         observations=verdict.observations,
+        loaded=done.loaded,
     )
     if target is not None and target.healed_from is not None:
         result.healed, result.old_id, result.new_id = True, target.healed_from, target.id

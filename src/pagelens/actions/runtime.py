@@ -18,6 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.browser import Browser
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.network import host_resolver_rules
 from pagelens.errors import BrowserConnectError
 
 _DEVTOOLS_RE = re.compile(rb"DevTools listening on (ws://\S+)")
@@ -96,6 +97,9 @@ class BrowserRuntime:
             "--remote-debugging-port=0",
             f"--window-size={o.viewport[0]},{o.viewport[1]}",
             *(["--headless=new"] if o.headless else []),
+            # As Browser.launch does: what request interception cannot see (preconnects,
+            # sockets) must not reach a host outside the policy either.
+            *([f"--host-resolver-rules={host_resolver_rules(o.allowed_hosts)}"] if o.allowed_hosts is not None else []),
             "about:blank",
         ]
         self._process = await asyncio.create_subprocess_exec(

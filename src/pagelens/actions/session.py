@@ -10,7 +10,6 @@ from an earlier action still freezes the page.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.actions import analyze as views
-from pagelens.actions import navigation, perform
+from pagelens.actions import navigation, perform, screenshots
 from pagelens.actions.commands import CommandStore
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.errors import ActionError
@@ -27,6 +26,7 @@ from pagelens.actions.models import ActionResult, AnalyzeRequest, AnalyzeResult,
 from pagelens.actions.runtime import BrowserOptions, BrowserRuntime
 from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tabs import Tabs
+from pagelens.budget import DEFAULT_MAX_TOKENS
 from pagelens.errors import InvalidRequestError, PagelensError
 
 CALL_TIMEOUT_S = 120.0  # the ceiling of any one call, whatever its parts' own limits
@@ -42,6 +42,8 @@ class SessionOptions:
     actionability_timeout: float = 2.0
     summary_timeout: float = navigation.SUMMARY_TIMEOUT_S
     allow_file_urls: bool = False
+    max_tokens: int = DEFAULT_MAX_TOKENS  # analyze's budget when a call gives no max_tokens
+    ranker: str = "bm25"  # or "embeddings" (the pagelens[embeddings] extra)
 
 
 class Session:
@@ -225,10 +227,11 @@ class Session:
             case "handle_dialog":
                 result = await perform.handle_dialog(tab, req, self._actions)
             case "screenshot":
-                shot = await views.page_view(tab, AnalyzeRequest(what="screenshot"))
+                shot = await screenshots.take(tab, element_id=req.element_id, selector=req.selector, frame=req.frame)
+                facts = {k: v for k, v in screenshots.describe(shot).items() if k not in ("url", "mime_type")}
                 result = ActionResult(
-                    success=True, action=action, tab_id=tab.id, url=tab.playwright_page.url,
-                    image=base64.b64encode(shot.image or b"").decode(), mime_type="image/png",
+                    success=True, action=action, tab_id=tab.id, url=shot.url,
+                    image=shot.image_base64, mime_type=shot.mime_type, screenshot=facts,
                 )  # fmt: skip
             case _:
                 result = await perform.perform(tab, req, self._actions)
@@ -260,7 +263,9 @@ class Session:
             else:
                 tab = await self.tabs.current(req.tab_id)
                 await perform.release(tab, self._actions)
-                result = await views.page_view(tab, req)
+                result = await views.page_view(
+                    tab, req, max_tokens=self.options.max_tokens, ranker=self.options.ranker
+                )
                 dialog = tab.dialogs.take_report()
                 if dialog is not None:
                     result.data["dialog"] = dialog.model_dump(exclude_none=True)

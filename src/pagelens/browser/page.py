@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,10 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 from pydantic import ValidationError
 
+from pagelens.browser import loading
+from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.world import FrameWorld
+from pagelens.budget.hashing import Unchanged, check_hash
 from pagelens.engine.models import (
     VIEW_MODELS,
     VIEWS,
@@ -30,6 +34,8 @@ from pagelens.engine.models import (
     View,
 )
 from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, NavigationError, PagelensError
+from pagelens.vision.models import JPEG_QUALITY, MAX_WIDTH, Screenshot, ScreenshotRequest
+from pagelens.vision.screenshot import SCREENSHOT_TIMEOUT_S, take_screenshot
 
 # Hard limits per view (000 §3.6 for summaries, 002 for the interaction model).
 VIEW_TIMEOUTS: dict[str, float] = {
@@ -134,6 +140,36 @@ class Page:
         """The skeleton DOM (004 §5.6) as HTML."""
         return await self.snapshot("skeleton", timeout=timeout)  # type: ignore[return-value]
 
+    async def screenshot(
+        self,
+        *,
+        full_page: bool = False,
+        element_id: str | None = None,
+        selector: str | None = None,
+        marks: bool = False,
+        screenshot_hash: str | None = None,
+        max_width: int = MAX_WIDTH,
+        quality: int = JPEG_QUALITY,
+        timeout: float | None = None,  # noqa: ASYNC109
+    ) -> Screenshot:
+        """A JPEG of the viewport, of the whole page (`full_page`) or of one element (its
+        stable `element_id` from any view, or the first match of a CSS `selector`, scrolled
+        into view), at most `max_width` pixels wide (004 §5.2). `marks` draws each visible
+        control's box and semantic-view id on it (Set-of-Marks). Given the `hash` of an
+        earlier screenshot as `screenshot_hash`, an unchanged screen comes back with
+        `unchanged: true` and no image (004 §5.8). Unknown elements raise a PagelensError
+        with code `not_found`; time limit 30 s by default."""
+        request = ScreenshotRequest.parse(
+            full_page=full_page,
+            element_id=element_id,
+            selector=selector,
+            marks=marks,
+            screenshot_hash=screenshot_hash,
+            max_width=max_width,
+            quality=quality,
+        )
+        return await take_screenshot(self, request, _time_limit(timeout, SCREENSHOT_TIMEOUT_S))
+
     async def snapshot(
         self,
         mode: str,
@@ -144,14 +180,19 @@ class Page:
         include_values: bool | None = None,
         max_iframe_depth: int | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
-    ) -> View:
+        if_changed_since: str | None = None,
+    ) -> View | Unchanged:
         """Any view by name: compact, full, interaction, semantic or skeleton.
 
         Returns within `timeout` seconds (default: the view's limit in VIEW_TIMEOUTS) plus
         a short grace, or raises CaptureTimeoutError; bad arguments raise
-        InvalidRequestError before the page is touched."""
+        InvalidRequestError before the page is touched. Every view has a `hash`; given
+        `if_changed_since` (a view's hash), a view that still hashes the same comes back as
+        ``Unchanged(hash=...)`` instead."""
         if mode not in VIEWS:
             raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
+        if if_changed_since is not None:
+            check_hash(if_changed_since)
         capture_request = _capture_request(request, include_values, max_iframe_depth)
         options = {
             "maxControls": capture_request.maxControls,
@@ -172,13 +213,41 @@ class Page:
             if self.playwright_page.is_closed():
                 raise PagelensError("the page is closed", code="page_closed") from exc
             raise CaptureError(f"could not read the page: {exc}") from exc
-        return VIEW_MODELS[mode].model_validate(data)  # type: ignore[return-value]
+        view: View = VIEW_MODELS[mode].model_validate(data)  # type: ignore[assignment]
+        # Hashing a 10k-control view takes a moment: not on the loop.
+        if if_changed_since is not None and await asyncio.to_thread(lambda: view.hash) == if_changed_since:
+            return Unchanged(hash=if_changed_since)
+        return view
 
     async def _capture(self, mode: str, options: dict[str, Any], max_depth: int, limit: float) -> dict[str, Any]:
         if mode in ("interaction", "semantic"):
             return await self._capture_frames(mode, options, max_depth, limit)
         world = await self.main_world()
         return (await world.capture(mode, options, limit))["view"]
+
+    # ---- lists that grow as they scroll
+
+    async def scroll_to_load(
+        self,
+        container: str | None = None,
+        *,
+        max_items: int = 100,
+        timeout: float = 15.0,  # noqa: ASYNC109 - the loop's budget, checked between steps
+        idle: float = 1.5,
+    ) -> ScrollLoad:
+        """Scroll a virtual list or an infinite scroll until `max_items` new items show,
+        the end is reached (nothing more loads within `idle` seconds), or `timeout`.
+        `container` is a stable id (a `scrollableContainers` entry of the semantic view, or
+        any element inside the scroller; "12.5" inside frame 12); None scrolls the page."""
+        world = await self.main_world()
+        local = None
+        if container is not None:
+            if not _ELEMENT_ID_RE.match(container):
+                raise InvalidRequestError(f'container must be an element id such as "12" or "12.5", not {container!r}')
+            *owners, local = container.split(".")
+            for owner in owners:
+                world = await self.child_world(world, owner)
+        return await loading.scroll_to_load(world, local, max_items=max_items, timeout=timeout, idle=idle)
 
     # ---- worlds and frames
 
@@ -232,10 +301,6 @@ class Page:
             raise PagelensError(f"element {owner_id} has no content frame", code="frame_unreachable")
         session = await self._session_for_frame(frame_id, parent.session)
         return self._world(session, frame_id)
-
-    # Kept for callers written against the first names.
-    _main_world = main_world
-    _child_world = child_world
 
     async def _capture_frames(
         self, mode: str, options: dict[str, Any], max_depth: int, budget: float
@@ -294,6 +359,7 @@ class Page:
 
 
 _WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
+_ELEMENT_ID_RE = re.compile(r"^\d+(\.\d+)*$")
 _GRACE_S = 0.5  # on top of a view's limit: the last CDP round trip after Chromium stops the script
 _MAX_TIMEOUT_S = 300.0
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 from urllib.parse import quote, urlsplit
 
 import typer
@@ -29,6 +30,23 @@ app = typer.Typer(
 stderr = Console(stderr=True)
 
 URL_SCHEMES = ("http", "https", "about", "data", "file")
+T = TypeVar("T")
+
+
+# Options every browser-driving command takes, declared once.
+Headed = Annotated[bool, typer.Option(help="Show the browser window.")]
+CdpUrl = Annotated[
+    str | None, typer.Option(help="Attach to a running Chrome (e.g. http://127.0.0.1:9222) instead of launching.")
+]
+AllowedHosts = Annotated[
+    str | None,
+    typer.Option(
+        help="Comma-separated hosts pages may reach (*.example.com matches subdomains). "
+        "Default: everything for URLs, loopback only for local files."
+    ),
+]
+Viewport = Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")]
+PageTarget = Annotated[str, typer.Argument(help="A URL, or a local HTML file (served on 127.0.0.1).")]
 
 
 class Mode(StrEnum):
@@ -41,20 +59,12 @@ class Mode(StrEnum):
 
 @app.command()
 def snapshot(
-    target: Annotated[str, typer.Argument(help="A URL, or a local HTML file (served on 127.0.0.1).")],
+    target: PageTarget,
     mode: Annotated[Mode, typer.Option("--mode", "-m", help="Which view to print.")] = Mode.compact,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here instead of stdout.")] = None,
-    headed: Annotated[bool, typer.Option(help="Show the browser window.")] = False,
-    cdp_url: Annotated[
-        str | None, typer.Option(help="Attach to a running Chrome (e.g. http://127.0.0.1:9222) instead of launching.")
-    ] = None,
-    allowed_hosts: Annotated[
-        str | None,
-        typer.Option(
-            help="Comma-separated hosts the page may reach (*.example.com matches subdomains). "
-            "Default: everything for URLs, loopback only for local files."
-        ),
-    ] = None,
+    headed: Headed = False,
+    cdp_url: CdpUrl = None,
+    allowed_hosts: AllowedHosts = None,
     include_offscreen: Annotated[bool, typer.Option(help="semantic: keep controls outside the viewport.")] = False,
     include_boxes: Annotated[bool, typer.Option(help="semantic: add each control's box [x, y, w, h].")] = False,
     include_values: Annotated[
@@ -62,7 +72,7 @@ def snapshot(
     ] = False,
     max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
     max_iframe_depth: Annotated[int, typer.Option(help="interaction/semantic: how deep to enter frames.")] = 1,
-    viewport: Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")] = "1280x800",
+    viewport: Viewport = "1280x800",
     timeout: Annotated[
         float | None, typer.Option(help="Capture time limit in seconds (default: 3 for summaries, 30 otherwise).")
     ] = None,
@@ -111,19 +121,106 @@ def snapshot(
 
 
 @app.command()
+def screenshot(
+    target: PageTarget,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JPEG.")],
+    full_page: Annotated[bool, typer.Option(help="The whole page, not only the viewport.")] = False,
+    element_id: Annotated[str | None, typer.Option(help="Only the element with this stable id.")] = None,
+    selector: Annotated[str | None, typer.Option(help="Only the first element matching this CSS.")] = None,
+    marks: Annotated[bool, typer.Option(help="Draw each visible control's box and id (Set-of-Marks).")] = False,
+    max_width: Annotated[int, typer.Option(help="Widest image, in pixels.")] = 1024,
+    quality: Annotated[int, typer.Option(help="JPEG quality, 1 to 95.")] = 70,
+    headed: Headed = False,
+    cdp_url: CdpUrl = None,
+    allowed_hosts: AllowedHosts = None,
+    viewport: Viewport = "1280x800",
+    timeout: Annotated[float | None, typer.Option(help="Time limit in seconds (default 30).")] = None,
+) -> None:
+    """Write a screenshot of a page as a JPEG (at most 1024 px wide by default) and print
+    its facts as JSON: size, scale, hash, and with --marks the ids drawn."""
+    try:
+        shot = asyncio.run(
+            _on_page(
+                target,
+                lambda page: page.screenshot(
+                    full_page=full_page,
+                    element_id=element_id,
+                    selector=selector,
+                    marks=marks,
+                    max_width=max_width,
+                    quality=quality,
+                    timeout=timeout,
+                ),
+                headed=headed,
+                cdp_url=cdp_url,
+                allowed_hosts=allowed_hosts,
+                viewport=_parse_viewport(viewport),
+            )
+        )
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
+    assert shot.image is not None  # no screenshot_hash was given: the image always comes
+    out.write_bytes(shot.image)
+    sys.stdout.write(shot.model_dump_json(exclude={"image"}, exclude_none=True) + "\n")
+    stderr.print(f"wrote {shot.width}×{shot.height} JPEG of {target} to {out}")
+
+
+class ExtractFormat(StrEnum):
+    markdown = "markdown"
+    text = "text"
+    html = "html"
+
+
+@app.command("extract")
+def extract_command(
+    target: PageTarget,
+    format: Annotated[  # noqa: A002 - the option's name
+        ExtractFormat, typer.Option("--format", "-f", help="markdown, text or html.")
+    ] = ExtractFormat.markdown,
+    max_characters: Annotated[int, typer.Option(help="Cut the content to this many characters.")] = 120_000,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the result here instead of stdout.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the content with its metadata as one JSON object.")
+    ] = False,
+    headed: Headed = False,
+    cdp_url: CdpUrl = None,
+    allowed_hosts: AllowedHosts = None,
+    viewport: Viewport = "1280x800",
+    timeout: Annotated[float, typer.Option(help="Extraction time limit in seconds.")] = 30.0,
+) -> None:
+    """Print the main content of a page (no navigation, ads, footers or cookie banners)
+    as Markdown, text or HTML; with --json, with its title, byline, site, date, language
+    and word count."""
+    try:
+        extraction = asyncio.run(
+            _on_page(
+                target,
+                lambda page: pagelens.extract(
+                    page, format=format.value, max_characters=max_characters, timeout=timeout
+                ),
+                headed=headed,
+                cdp_url=cdp_url,
+                allowed_hosts=allowed_hosts,
+                viewport=_parse_viewport(viewport),
+            )
+        )
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
+    text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
+    if out is not None:
+        out.write_text(text + "\n", encoding="utf-8")
+        stderr.print(f"wrote {extraction.word_count:,} words of {target} to {out}")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+@app.command()
 def mcp(
-    headed: Annotated[bool, typer.Option(help="Show the browser window.")] = False,
-    cdp_url: Annotated[
-        str | None,
-        typer.Option(help="Attach to a running Chrome (http://127.0.0.1:9222), not launch one."),
-    ] = None,
-    allowed_hosts: Annotated[
-        str | None,
-        typer.Option(
-            help="Comma-separated hosts pages may reach (*.example.com matches subdomains). "
-            "Default: everything."
-        ),
-    ] = None,
+    headed: Headed = False,
+    cdp_url: CdpUrl = None,
+    allowed_hosts: AllowedHosts = None,
     user_data_dir: Annotated[
         Path | None,
         typer.Option(
@@ -131,7 +228,7 @@ def mcp(
             "Default: a fresh temporary profile, so servers never share one."
         ),
     ] = None,
-    viewport: Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")] = "1280x800",
+    viewport: Viewport = "1280x800",
     port: Annotated[
         int | None,
         typer.Option(help="Serve streamable HTTP on this port (0: any free one) instead of stdio."),
@@ -190,6 +287,26 @@ async def _snapshot(
     viewport: tuple[int, int],
     options: dict,
 ) -> View:
+    return await _on_page(
+        target,
+        lambda page: page.snapshot(mode, **options),
+        headed=headed,
+        cdp_url=cdp_url,
+        allowed_hosts=allowed_hosts,
+        viewport=viewport,
+    )
+
+
+async def _on_page(
+    target: str,
+    read: Callable[[pagelens.Page], Awaitable[T]],
+    *,
+    headed: bool,
+    cdp_url: str | None,
+    allowed_hosts: str | None,
+    viewport: tuple[int, int],
+) -> T:
+    """Open `target` in a browser, launched or attached, and `read` the loaded page."""
     local = _local_file(target)
     hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
     with contextlib.ExitStack() as stack:
@@ -207,7 +324,7 @@ async def _snapshot(
                 page = await browser.new_page()
                 try:
                     await page.goto(url)
-                    return await page.snapshot(mode, **options)
+                    return await read(page)
                 finally:
                     if cdp_url:
                         await page.close()  # leave the user's browser as it was

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pagelens.budget.hashing import view_hash
+
 PageType = Literal[
     "article",
     "search_results",
@@ -30,6 +32,14 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
+class _View(_Model):
+    @property
+    def hash(self) -> str:
+        """The content hash of this view (004 §6.2.1 delta hashing; pagelens.budget.hashing):
+        equal for equal content, whenever it was captured."""
+        return view_hash(self)
+
+
 # ---- summaries (000 §3.3, §4.3)
 
 
@@ -43,7 +53,7 @@ class CompactForm(_Model):
     fields: list[str]
 
 
-class CompactSummary(_Model):
+class CompactSummary(_View):
     """The ~300-token orientation every navigation returns."""
 
     type: PageType
@@ -67,7 +77,7 @@ class FullForm(_Model):
     method: str | None = None
 
 
-class FullSummary(_Model):
+class FullSummary(_View):
     """The standalone page summary: analyze(what="page_summary")."""
 
     url: str
@@ -139,7 +149,7 @@ class Unreachable(_Model):
     framesFailed: int = 0
 
 
-class PageModel(_Model):
+class PageModel(_View):
     title: str
     url: str
     headings: list[str]
@@ -186,7 +196,7 @@ class ScrollableContainer(_Model):
     hasMore: bool
 
 
-class SemanticView(_Model):
+class SemanticView(_View):
     mode: Literal["semantic"] = "semantic"
     url: str
     title: str
@@ -200,7 +210,7 @@ class SemanticView(_Model):
 # ---- skeleton DOM (004 §5.6)
 
 
-class SkeletonView(_Model):
+class SkeletonView(_View):
     url: str
     title: str
     html: str

@@ -16,7 +16,8 @@ INTERACT = (
 ANALYZE = (
     "Read the current page (or another tab) when the navigation summary is not enough: "
     "controls with their stable ids to act on, the semantic tree, the skeleton HTML, the "
-    "full summary, a screenshot (returned as an image), the open tabs, or a background "
+    "full summary, the main content as Markdown, a screenshot (returned as an image), the "
+    "open tabs, or a background "
     "command's status."
 )
 
@@ -40,7 +41,8 @@ INTERACT_PARAMETERS: dict[str, str] = {
     "value": (
         "set_value: the new value. select: an option's value or label (a list for several). "
         'scroll: "down", "up", "top", "bottom" or pixels. upload_file: a path (or list). '
-        'wait_for: milliseconds. handle_dialog: "accept" or "dismiss".'
+        'wait_for: milliseconds. handle_dialog: "accept" or "dismiss". scroll_to_load: how many '
+        "new items to load (default 100)."
     ),
     "summary": "Return the compact page summary after navigate/refresh/back/forward/new_tab.",
     "background": "Queue the action and return {queued, command_id} at once.",
@@ -52,7 +54,9 @@ ANALYZE_PARAMETERS: dict[str, str] = {
     "what": (
         "page_summary (full summary), interactive (every control: id, role, name, states, "
         "selector), semantic (compact tree of controls), skeleton (actionable HTML), "
-        "screenshot (viewport PNG), tabs, command_result."
+        "markdown (the main content to read: no navigation, ads, footers or cookie banners; "
+        "with title, byline, site_name, published, language, word_count), "
+        "screenshot (viewport JPEG, at most 1024 px wide), tabs, command_result."
     ),
     "tab_id": "The tab to read; default: the active tab.",
     "world": (
@@ -60,9 +64,29 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "(the page's own JavaScript world); the tool description says which views take it."
     ),
     "query": (
-        "interactive/semantic: keep only controls whose name or role contains this text. "
-        "command_result: the command id to report."
+        "interactive/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
+        "contains this, or, when none does, those most relevant to it (e.g. \"click the Export "
+        'report button"). command_result: the command id to report.'
     ),
-    "max_tokens": "interactive/semantic: trim the list of controls to about this many tokens.",
+    "max_tokens": (
+        "interactive/semantic/skeleton/markdown: the most tokens the view may take (default "
+        "4000); a bigger view is cut by query relevance, or into pages."
+    ),
     "include_offscreen": "semantic: keep controls outside the viewport (pruned by default).",
+    "full_page": "screenshot: the whole page instead of the viewport.",
+    "element_id": "screenshot: only this element (a stable id from any view), scrolled into view.",
+    "selector": "screenshot: only the element this selector finds (CSS, text=, role=..., as interact takes).",
+    "marks": (
+        "screenshot: draw each visible control's box and id on the image (Set-of-Marks); the ids "
+        "are the semantic view's, usable as element_id."
+    ),
+    "screenshot_hash": (
+        "screenshot: the hash of a screenshot you already have; an unchanged screen answers "
+        "{unchanged: true, hash} without an image."
+    ),
+    "page": "Which page of a view too big for max_tokens (default 1; the result says page and pages).",
+    "if_changed_since": (
+        "The hash of a view you already have: when the page still shows the same, the answer "
+        "is only {unchanged: true, hash}."
+    ),
 }

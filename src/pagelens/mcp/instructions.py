@@ -19,7 +19,16 @@ role and name when possible (the result then says healed). x and y click a point
 Call analyze when the summary is not enough: what="interactive" lists every control \
 with its id, role, name and states; "semantic" is the compact tree of controls; \
 "skeleton" is the actionable HTML; "page_summary" is the full summary (more headings, \
-navigation links, forms); "screenshot" returns an image; "tabs" lists open tabs.
+navigation links, forms); "screenshot" returns a JPEG (marks=true labels each control \
+with its id, for questions about how or where things look); "tabs" lists open tabs.
+
+Big pages: analyze answers within max_tokens (default 4000). Pass query (the label's \
+words, or "click the Export report button") to get the controls most relevant to it; \
+without one, a view too big comes in pages (page=2...). dom_filtered and filter_reason \
+say when a view was cut. Every view has a hash: ask again with if_changed_since=<hash> \
+and an unchanged page answers only {unchanged: true}. A list whose scroller reports \
+hasMore (semantic scrollableContainers, scr.h) loads more with \
+interact(action="scroll_to_load", element_id=<its id>, value=<how many items>).
 
 A slow action can run with background=true: it returns command_id at once; fetch the \
 result with interact(action="result", command_id=...).

@@ -1,4 +1,4 @@
-"""Tool results: one JSON text block (plus a PNG block for screenshots). Page text only
+"""Tool results: one JSON text block (plus an image block for screenshots). Page text only
 ever travels inside that JSON, as data, never as free text an agent could mistake for
 the server's own words."""
 
@@ -13,13 +13,15 @@ from mcp.types import CallToolResult, ImageContent, TextContent
 from pagelens.errors import PagelensError
 
 
-def tool_result(data: dict[str, Any], png: bytes | str | None = None) -> CallToolResult:
-    """`data` as the result, plus `png` (bytes, or already base64) as an image block; a
-    `success: false` result is flagged as a tool error."""
+def tool_result(
+    data: dict[str, Any], image: bytes | str | None = None, mime_type: str = "image/jpeg"
+) -> CallToolResult:
+    """`data` as the result, plus `image` (bytes, or already base64) as an image block of
+    type `mime_type`; a `success: false` result is flagged as a tool error."""
     content: list[TextContent | ImageContent] = [TextContent(text=to_json(data))]
-    if png is not None:
-        encoded = png if isinstance(png, str) else base64.b64encode(png).decode("ascii")
-        content.append(ImageContent(data=encoded, mime_type="image/png"))
+    if image is not None:
+        encoded = image if isinstance(image, str) else base64.b64encode(image).decode("ascii")
+        content.append(ImageContent(data=encoded, mime_type=mime_type))
     return CallToolResult(content=content, is_error=data.get("success") is False)
 
 

@@ -19,17 +19,20 @@ from pagelens.mcp.schemas import input_schema
 
 async def interact(session: Session, request: InteractRequest) -> CallToolResult:
     data = await session.interact(request)
-    # A screenshot action carries its PNG as base64 in the JSON; an image block is where
+    # A screenshot action carries its JPEG as base64 in the JSON; an image block is where
     # an MCP client looks for it (and the JSON stays small).
-    png = data.pop("image", None)
-    if png is not None:
-        data.pop("mime_type", None)
-    return tool_result(data, png)
+    image = data.pop("image", None)
+    mime_type = data.pop("mime_type", None)
+    if image is None:
+        return tool_result(data)
+    return tool_result(data, image, mime_type)
 
 
 async def analyze(session: Session, request: AnalyzeRequest) -> CallToolResult:
     result = await session.analyze(request)
-    return tool_result(result.data, result.image)
+    if result.image is None:
+        return tool_result(result.data)
+    return tool_result(result.data, result.image, result.data["mime_type"])
 
 
 @dataclass(frozen=True)

@@ -17,28 +17,34 @@ function round(n) {
 }
 
 // Caches for one synchronous run of the engine (a capture, an action): the page may
-// change between runs, so nothing computed from it is kept longer. Every scan
-// (scanPage) starts afresh, and the caches are dropped in a microtask, which runs as
-// soon as the current evaluation returns. Modules key their per-run caches by name.
-const captureCaches = new Map();
-let captureCachesArmed = false;
+// change between runs, so nothing computed from it is kept longer. Every cache is
+// emptied in a microtask queued by its first write, which runs as soon as the current
+// evaluation returns, and again when a scan starts (scanPage).
+class RunScopedMap extends Map {
+  set(key, value) {
+    armRunCaches();
+    return super.set(key, value);
+  }
+}
 
-function captureCache(name) {
-  if (!captureCachesArmed) {
-    captureCachesArmed = true;
-    queueMicrotask(resetCaptureCaches);
-  }
-  let cache = captureCaches.get(name);
-  if (!cache) {
-    cache = new Map();
-    captureCaches.set(name, cache);
-  }
+const runCaches = [];
+let runCachesArmed = false;
+
+function runScopedMap() {
+  const cache = new RunScopedMap();
+  runCaches.push(cache);
   return cache;
 }
 
-function resetCaptureCaches() {
-  captureCaches.clear();
-  captureCachesArmed = false;
+function armRunCaches() {
+  if (runCachesArmed) return;
+  runCachesArmed = true;
+  queueMicrotask(resetRunCaches);
+}
+
+function resetRunCaches() {
+  for (const cache of runCaches) cache.clear();
+  runCachesArmed = false;
 }
 
 // A wall-clock budget shared by one capture, so huge pages stop early instead of hanging.
@@ -51,14 +57,4 @@ class Deadline {
     if (!this.hit && performance.now() > this.end) this.hit = true;
     return this.hit;
   }
-}
-
-const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-// Phone numbers: 7+ digits with the usual separators, optionally international.
-const PHONE_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}[\s.-]\d{2,4}[\s.-]\d{2,6}\b/g;
-
-function maskPersonalData(text) {
-  return text.replace(EMAIL_RE, '[email]').replace(PHONE_RE, (m) =>
-    m.replace(/\D/g, '').length >= 7 ? '[phone]' : m,
-  );
 }

@@ -10,6 +10,9 @@
 //    their content to an ancestor's name; generic elements never lend their title;
 //  - an <input> button's value, an image input's value and a label win over later steps;
 //  - one name visits at most 100 elements.
+// Deliberately unlike Chromium: a field whose label is empty (a <label> wrapping only the
+// field) still falls back to its title and placeholder, as HTML-AAM says; Chromium leaves
+// it unnamed, which tells an agent nothing. Secrets typed into a field never enter a name.
 
 // Roles that take their own name from their content.
 const CONTENT_NAME_ROLES = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
@@ -36,7 +39,6 @@ const CONTROL_ROLES = new Set(['button', 'checkbox', 'color', 'combobox', 'date'
 const FORM_CONTROL_TAGS = new Set(['button', 'fieldset', 'input', 'output', 'select', 'textarea']);
 const RANGE_ROLES = new Set(['meter', 'progressbar', 'scrollbar', 'slider', 'spinbutton']);
 const TEXT_CONTROL_TYPES = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'number']);
-const NAME_LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
 // Elements whose content never reaches a name (replaced elements and form widgets).
 const LEAF_TAGS = new Set(['audio', 'br', 'embed', 'frame', 'hr', 'iframe', 'img', 'input', 'meter',
   'progress', 'select', 'textarea', 'video']);
@@ -46,7 +48,7 @@ const REPLACED_TAGS = new Set(['audio', 'button', 'canvas', 'embed', 'iframe', '
 const MAX_VISITED_ELEMENTS = 100;
 const HTML_SPACE = /[ \t\n\f\r]/;
 
-const nameCache = taskScopedMap();
+const nameCache = runScopedMap();
 
 function accessibleName(el) {
   let name = nameCache.get(el);
@@ -210,8 +212,8 @@ function nativeTextAlternative(el, ctx) {
     return piece(optionLabel(el), 'contents');
   }
   if (tag === 'optgroup') return piece(el.getAttribute('label') || '', 'attribute');
-  if (NAME_LABELABLE_TAGS.has(tag) && el.namespaceURI === HTML_NS && el.labels && el.labels.length) {
-    const text = labelsText(el, ctx).trim();
+  if (LABELABLE_TAGS.has(tag) && el.namespaceURI === HTML_NS) {
+    const text = labelsText(labelsOf(el), ctx).trim();
     if (text) return piece(text, 'related');
   }
   if (tag === 'input') return inputTextAlternative(el);
@@ -227,9 +229,9 @@ function nativeTextAlternative(el, ctx) {
   return null;
 }
 
-function labelsText(el, ctx) {
+function labelsText(labels, ctx) {
   const parts = [];
-  for (const label of el.labels) {
+  for (const label of labels) {
     if (ctx.visited.has(label) && !ctx.labelRoot) continue;
     const text = textAlternative(label, ctx, true).text;
     ctx.visited.add(label);
@@ -347,7 +349,7 @@ function nameChildren(el) {
   return children;
 }
 
-const ownedCache = taskScopedMap();
+const ownedCache = runScopedMap();
 
 // Elements some other element claims through aria-owns: they belong to their owner.
 function ownedElements() {
@@ -481,7 +483,7 @@ function textLayout(node) {
   return { node, boxed: true, inline: true, atomic: false, flow, control: false };
 }
 
-const blockContainerCache = taskScopedMap();
+const blockContainerCache = runScopedMap();
 
 // The nearest ancestor-or-self that lays out as a block container (not inline, not
 // display:contents): where an inline piece's line box lives.

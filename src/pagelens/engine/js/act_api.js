@@ -24,4 +24,8 @@ globalThis.__pagelensAct = {
   scrollIntoView: actScrollIntoView,
   frameOffset: actFrameOffset,
   isFileInput: actIsFileInput,
+  loadStart: actLoadStart,
+  loadScroll: actLoadScroll,
+  loadCount: actLoadCount,
+  loadEnd: actLoadEnd,
 };

@@ -102,7 +102,7 @@ function actCheckedState(id) {
 // The visible label of a native checkbox or radio whose input is hidden by custom styling.
 function actLabelFor(id) {
   const el = actElement(id);
-  for (const label of el.labels || []) {
+  for (const label of labelsOf(el)) {
     const rect = boxOf(label);
     if (isRendered(label) && isVisible(label, rect)) return actIdOf(label);
   }

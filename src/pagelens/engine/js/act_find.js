@@ -20,7 +20,6 @@ function actCanonicalRole(role) {
 
 function actScan() {
   const scan = scanPage(new Deadline(5000));
-  stampIds(scan);
   return scan;
 }
 
@@ -35,9 +34,9 @@ function actNameMatches(actual, wanted) {
   return a === w;
 }
 
-// stableId, not the attribute: a clone carrying a live element's id gets its own.
+// shownId, not the attribute: a clone carrying a live element's id gets its own.
 function actIdOf(el) {
-  return stableId(el, null);
+  return shownId(el);
 }
 
 function actCentre(el) {
@@ -112,7 +111,7 @@ function actByText(wanted) {
 }
 
 function actLabelText(el) {
-  return el.labels ? Array.from(el.labels).map((l) => normalizeSpace(l.textContent || '')).join(' ') : '';
+  return labelsOf(el).map((l) => normalizeSpace(l.textContent || '')).join(' ');
 }
 
 // spec: {kind: 'id'|'css'|'text'|'role'|'aria-label'|'label'|'placeholder', value, name?}

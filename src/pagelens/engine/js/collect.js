@@ -10,11 +10,21 @@ class Control {
     this.visible = visible;
     this.inViewport = intersectsViewport(rect);
     this._name = undefined;
-    this.id = null;
+    this.stampedId = null; // set by stampIds
+    this._shown = false;
   }
   get name() {
     if (this._name === undefined) this._name = accessibleName(this.el);
     return this._name;
+  }
+  // The id a view shows. Its identity keys are remembered only then: naming every
+  // control of a huge page for that would cost more than the view itself.
+  get id() {
+    if (!this._shown) {
+      this._shown = true;
+      this.stampedId = shownId(this.el);
+    }
+    return this.stampedId;
   }
   get tag() {
     return this.el.localName;
@@ -32,11 +42,11 @@ class PageScan {
 }
 
 function scanPage(deadline) {
-  resetCaptureCaches();
+  resetRunCaches();
   const scan = new PageScan();
   const root = document.documentElement;
   if (!root) return scan;
-  walkElements(root, (el) => {
+  walkRenderedElements(root, (el) => {
     scan.nodeCount++;
     const tag = el.localName; // read once: every DOM getter crosses into the browser
     if (SKIP_TAGS.has(tag)) return false;
@@ -59,27 +69,12 @@ function scanPage(deadline) {
     scan.controls.push(new Control(el, role, rect, isVisible(el, rect)));
     return true;
   }, scan.shadowRoots);
+  stampIds(scan);
   return scan;
 }
 
-// Control signatures for id inheritance: role, name and target, kept only when unique.
-function controlSignature(control) {
-  const el = control.el;
-  return [control.role, control.name, el.getAttribute('href') || '', el.getAttribute('name') || '',
-    el.id || ''].join('|');
-}
-
 function stampIds(scan) {
-  adoptExistingIds(scan.shadowRoots);
-  const all = scan.controls.concat(scan.frames);
-  const signatures = all.map((c) => (c.role === 'iframe' || !c.name ? null : controlSignature(c)));
-  const counts = new Map();
-  for (const s of signatures) if (s) counts.set(s, (counts.get(s) || 0) + 1);
-  const remembered = [];
-  all.forEach((control, i) => {
-    const sig = signatures[i] && counts.get(signatures[i]) === 1 ? signatures[i] : null;
-    control.id = stableId(control.el, sig);
-    if (sig) remembered.push([sig, control.id]);
-  });
-  rememberSignatures(remembered);
+  beginStamping(scan.shadowRoots);
+  for (const control of scan.controls) control.stampedId = stableId(control.el);
+  for (const frame of scan.frames) frame.stampedId = stableId(frame.el);
 }

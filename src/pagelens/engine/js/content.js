@@ -92,7 +92,7 @@ class TextStats {
   parentInfo(el) {
     let info = this._parents.get(el);
     if (info === undefined) {
-      const visible = el.checkVisibility({ checkVisibilityCSS: true });
+      const visible = isShownByStyle(el) || el.checkVisibility({ checkVisibilityCSS: true });
       let block = el;
       while (block.parentElement && isInlineTag(block.localName)) block = block.parentElement;
       info = visible ? { link: !!el.closest('a[href]'), block } : null;
@@ -134,7 +134,7 @@ class TextStats {
     const clusters = new Map();
     const credit = (el, words) => { if (el) clusters.set(el, (clusters.get(el) || 0) + words); };
     for (const [el, block] of this.blocks) {
-      if (this.chromeOf(el) || block.words < 20 || block.linkWords > 0.3 * block.words) continue;
+      if (block.words < 20 || block.linkWords > 0.3 * block.words || this.chromeOf(el)) continue;
       this.proseWords += block.words;
       credit(el, block.words);
       credit(el.parentElement, block.words);

@@ -45,6 +45,25 @@ function walkElements(root, visit, shadowRoots) {
   }
 }
 
+// Like walkElements, but passing over what a closed <details> does not render: the
+// browser skips that content (content-visibility: hidden), and reading its style or
+// layout forces the work, one subtree at a time (quadratic on a page of many). Its first
+// <summary>, which is rendered, is visited.
+function walkRenderedElements(root, visit, shadowRoots) {
+  const step = (el) => {
+    if (visit(el) === false) return false;
+    if (el.localName !== 'details' || el.open) return true;
+    for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.localName === 'summary') {
+        walkElements(child, step, shadowRoots);
+        break;
+      }
+    }
+    return false;
+  };
+  walkElements(root, step, shadowRoots);
+}
+
 function pushChildren(stack, node) {
   for (let child = node.lastElementChild; child; child = child.previousElementSibling) {
     stack.push(child);
@@ -102,9 +121,10 @@ function labelsOf(el) {
     (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
 }
 
+const labelIndexes = runScopedMap();
+
 function labelIndex(root) {
-  const cache = captureCache('labels');
-  let index = cache.get(root);
+  let index = labelIndexes.get(root);
   if (!index) {
     const byFor = new Map();
     for (const label of root.querySelectorAll('label[for]')) {
@@ -113,7 +133,7 @@ function labelIndex(root) {
       byFor.get(id).push(label);
     }
     index = { byFor, wrapping: !!root.querySelector('label:not([for])') };
-    cache.set(root, index);
+    labelIndexes.set(root, index);
   }
   return index;
 }

@@ -25,14 +25,17 @@ const idState = {
   capture: null, // while stamping: text hashes and the keys stamped so far
 };
 
-// ---- capture lifecycle: stampIds calls adoptExistingIds first and rememberSignatures
-// once every control is stamped.
+// ---- stamping runs: a scan (scanPage) opens one; it ends in a microtask, as soon as
+// the evaluation that made the scan returns, and then remembers the keys of the ids
+// it showed.
 
-// A capture begins: adopt ids stamped by an earlier world (the page navigated within
-// the same document, or the browser layer recreated its world) rather than renumber them.
-function adoptExistingIds(shadowRoots) {
-  idState.capture = { texts: new Map(), stamped: [] };
+// Adopt ids stamped by an earlier world (the page navigated within the same document, or
+// the browser layer recreated its world) rather than renumber them.
+function beginStamping(shadowRoots) {
   adoptIds(shadowRoots);
+  if (idState.capture) return;
+  idState.capture = { texts: new Map(), stamped: [] };
+  queueMicrotask(endStamping);
 }
 
 function adoptIds(shadowRoots) {
@@ -49,21 +52,20 @@ function adoptIds(shadowRoots) {
   }
 }
 
-// Remember, for the next capture, which id each key had where the key was unique. The
-// scan's own signatures (the argument) are folded into the identity keys already.
-function rememberSignatures() {
+// Remember, for the next capture, which id each key had where the key was unique among
+// the ids shown in this run.
+function endStamping() {
   const capture = idState.capture;
   if (!capture) return;
   const ids = new Map();
   for (const { keys, id } of capture.stamped) {
-    for (const key of keys) ids.set(key, ids.has(key) ? null : id);
+    for (const key of keys) ids.set(key, ids.has(key) && ids.get(key) !== id ? null : id);
   }
   for (const [key, id] of ids) {
     if (id === null) idState.byKey.delete(key); // ambiguous now: inherit nothing
     else idState.byKey.set(key, id);
   }
-  // Texts change between captures: ids stamped later (scroll containers, the action
-  // layer) hash them afresh.
+  // Texts change between runs: ids stamped outside one (the action layer) hash them afresh.
   idState.capture = null;
   if (idState.byKey.size > MAX_REMEMBERED_KEYS) forgetGoneKeys();
 }
@@ -157,30 +159,41 @@ function isLive(id) {
   return !!owner && owner.isConnected;
 }
 
-function assignId(el, id, keys) {
+function assignId(el, id) {
   if (el.getAttribute(ID_ATTR) !== id) el.setAttribute(ID_ATTR, id);
   if (ownerOf(id) !== el) idState.owners.set(id, new WeakRef(el));
-  idState.keyOfId.set(id, keys[0]);
-  if (idState.capture) idState.capture.stamped.push({ keys, id });
   return id;
 }
 
-// The id of `el`, stamping one when needed. (The scan's signature argument is kept for
-// its callers; the identity keys computed here include everything it holds.)
-function stableId(el, _signature) {
-  const keys = identityKeys(el);
+// The id of `el`, stamping one when needed. An element that keeps its own id costs two
+// lookups; identity keys (they need the accessible name) are computed only when an
+// earlier id could be taken over. A new document stamps its controls in document order.
+function stableId(el) {
   const current = el.getAttribute(ID_ATTR);
-  if (current !== null) {
-    if (ownerOf(current) === el) return assignId(el, current, keys);
-    // A copy of a gone element's attribute, still showing the same content.
-    if (!isLive(current) && idState.keyOfId.get(current) === keys[0]) return assignId(el, current, keys);
-    // Otherwise it was copied from a live element (cloneNode), or its content changed.
+  if (current !== null && ownerOf(current) === el) return current;
+  if (current !== null || idState.byKey.size) {
+    const keys = identityKeys(el);
+    // A copy of a gone element's attribute, still showing the same content. (Otherwise
+    // it was copied from a live element (cloneNode), or its content changed.)
+    if (current !== null && !isLive(current) && idState.keyOfId.get(current) === keys[0]) {
+      return assignId(el, current);
+    }
+    for (const key of keys) {
+      const inherited = idState.byKey.get(key);
+      if (inherited !== undefined && !isLive(inherited)) return assignId(el, inherited);
+    }
   }
-  for (const key of keys) {
-    const inherited = idState.byKey.get(key);
-    if (inherited !== undefined && !isLive(inherited)) return assignId(el, inherited, keys);
-  }
-  return assignId(el, String(idState.next++), keys);
+  return assignId(el, String(idState.next++));
+}
+
+// The id of `el` as shown to an agent (in a view or an action result): its identity keys
+// are remembered, so that a re-rendered copy of the element takes the id over.
+function shownId(el) {
+  const id = stableId(el);
+  const keys = identityKeys(el);
+  idState.keyOfId.set(id, keys[0]);
+  if (idState.capture) idState.capture.stamped.push({ keys, id });
+  return id;
 }
 
 // The element stamped `id`, or null when it is gone (never a stale copy of its id).

@@ -19,7 +19,7 @@ function pageRegions() {
   const seen = new Set();
   const root = document.body || document.documentElement;
   if (!root) return out;
-  walkElements(root, (el) => {
+  walkRenderedElements(root, (el) => {
     if (SKIP_TAGS.has(el.localName)) return false;
     if (!LANDMARK_TAGS.has(el.localName) && !el.hasAttribute('role')) return true;
     const landmark = landmarkOf(el);

@@ -16,18 +16,19 @@ function landmarkOf(el) {
   return name ? `${role}: ${truncate(name, MAX_REGION_NAME)}` : role;
 }
 
-// Ancestors' regions, shared by the controls of one capture (a capture cache: the
+// Ancestors' regions, shared by the controls of one capture (a run cache: the
 // page may move or rename things between captures).
+const regionCache = runScopedMap();
+
 function regionOf(el) {
-  const cache = captureCache('regions');
   const chain = [];
   let region = null;
   for (let cur = composedParent(el); cur; cur = composedParent(cur)) {
-    if (cache.has(cur)) { region = cache.get(cur); break; }
+    if (regionCache.has(cur)) { region = regionCache.get(cur); break; }
     chain.push(cur);
     const landmark = landmarkOf(cur);
     if (landmark) { region = landmark; break; }
   }
-  for (const cur of chain) cache.set(cur, region);
+  for (const cur of chain) regionCache.set(cur, region);
   return region;
 }

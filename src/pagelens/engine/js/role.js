@@ -90,10 +90,13 @@ function hasAuthorName(el) {
     (el.getAttribute('title') || '').trim());
 }
 
-function isInsideSectioning(el) {
+// HTML-AAM scoping: a header/footer inside sectioning content or main is generic; an
+// aside is scoped the same way except that main does not count.
+function isInsideSectioning(el, countMain = true) {
   return !!closestComposed(composedParent(el) || document.documentElement, (cur) =>
-    ['article', 'aside', 'main', 'nav', 'section'].includes(cur.localName) ||
-    ['article', 'complementary', 'main', 'navigation', 'region'].includes(cur.getAttribute('role')));
+    ['article', 'aside', 'nav', 'section'].includes(cur.localName) ||
+    ['article', 'complementary', 'navigation', 'region'].includes(cur.getAttribute('role')) ||
+    (countMain && (cur.localName === 'main' || cur.getAttribute('role') === 'main')));
 }
 
 function implicitRole(el) {
@@ -111,12 +114,12 @@ function implicitRole(el) {
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
     case 'nav': return 'navigation';
     case 'main': return 'main';
-    case 'aside': return 'complementary';
+    case 'aside': return isInsideSectioning(el, false) && !hasAuthorName(el) ? 'generic' : 'complementary';
     case 'header': return isInsideSectioning(el) ? 'generic' : 'banner';
     case 'footer': return isInsideSectioning(el) ? 'generic' : 'contentinfo';
     case 'form': return 'form';
     case 'search': return 'search';
-    case 'section': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : 'generic';
+    case 'section': return hasAuthorName(el) ? 'region' : 'generic';
     case 'ul': case 'ol': case 'menu': return 'list';
     case 'li': return 'listitem';
     case 'table': return 'table';
@@ -172,7 +175,7 @@ function inputRole(el) {
   }
 }
 
-const roleCache = taskScopedMap();
+const roleCache = runScopedMap();
 
 function getRole(el) {
   let role = roleCache.get(el);

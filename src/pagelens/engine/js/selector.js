@@ -36,6 +36,7 @@ class SelectorBuilder {
     this.childIndexes = new Map(); // element -> its children by tag and position
     this.positions = new Map(); // element -> { index, same } among same-type siblings
     this.steps = new Map(); // element -> its path step
+    this.lowered = new Map(); // element -> its class names in lower case (quirks mode)
   }
 
   // One pass over the elements carrying an indexed attribute counts every id and
@@ -64,7 +65,7 @@ class SelectorBuilder {
 
   // Ids match case-insensitively in quirks mode.
   idKey(id) {
-    return this.quirks ? id.toLowerCase() : id;
+    return this.quirks ? asciiLower(id) : id;
   }
 
   uniqueBy(key, selector, el) {
@@ -133,7 +134,7 @@ class SelectorBuilder {
     let text = CSS.escape(el.localName);
     for (const c of classes) text += '.' + CSS.escape(c);
     if (nth) text += `:nth-of-type(${nth})`;
-    step = { tag: el.localName, classes: this.quirks ? classes.map((c) => c.toLowerCase()) : classes, nth, text };
+    step = { tag: el.localName, classes: this.quirks ? classes.map(asciiLower) : classes, nth, text };
     this.steps.set(el, step);
     return step;
   }
@@ -142,15 +143,24 @@ class SelectorBuilder {
   matchesStep(el, step) {
     if (!el || el.localName !== step.tag) return false;
     if (step.classes.length) {
-      const list = el.classList;
       if (this.quirks) {
-        const own = new Set(Array.from(list, (c) => c.toLowerCase()));
+        const own = this.lowerClasses(el);
         if (!step.classes.every((c) => own.has(c))) return false;
-      } else if (!step.classes.every((c) => list.contains(c))) {
+      } else if (!step.classes.every((c) => el.classList.contains(c))) {
         return false;
       }
     }
     return !step.nth || this.position(el).index === step.nth;
+  }
+
+  // In quirks mode class names match ASCII case-insensitively.
+  lowerClasses(el) {
+    let classes = this.lowered.get(el);
+    if (!classes) {
+      classes = new Set(Array.from(el.classList, asciiLower));
+      this.lowered.set(el, classes);
+    }
+    return classes;
   }
 
   // Elements of one local name in every root, from the browser's own (cached) lists:
@@ -262,6 +272,10 @@ class SelectorBuilder {
     }
     return null;
   }
+}
+
+function asciiLower(text) {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function pathKey(steps) {

@@ -51,7 +51,7 @@ function scrollableContainers(scan, deadline) {
   const root = document.body;
   if (!root) return out;
   let visited = 0;
-  walkElements(root, (el) => {
+  walkRenderedElements(root, (el) => {
     if (SKIP_TAGS.has(el.localName)) return false;
     if (deadline.hit || ((++visited & 1023) === 0 && deadline.expired())) return false;
     const style = getComputedStyle(el);
@@ -61,7 +61,7 @@ function scrollableContainers(scan, deadline) {
     if (info && isRendered(el)) out.push({ el, info });
     return true;
   });
-  return out.map(({ el, info }) => ({ id: stableId(el, null), depth: info.depth, hasMore: info.h }));
+  return out.map(({ el, info }) => ({ id: shownId(el), depth: info.depth, hasMore: info.h }));
 }
 
 function semanticView(scan, options) {

@@ -101,7 +101,7 @@ function isSkipLink(control) {
 // itself: defaults like "Submit", generated content and SVG titles make names that no
 // attribute shows). Names are costly, so on pages with very many controls this answers
 // false and the caller uses a CSS or id selector, which is always exact.
-const MAX_CONTROLS_FOR_TEXT_SELECTOR = 2000;
+const MAX_CONTROLS_FOR_TEXT_SELECTOR = 400;
 const nameCounts = new WeakMap();
 
 function labelIsUnique(scan, control) {

@@ -8,29 +8,6 @@
 //  - boxOf: the element's box, or the box of its contents when its own is empty.
 //  - inViewport / occlusion by hit testing at the centre point.
 
-// Caches that live for one synchronous run of the engine (one capture): the page may
-// change between captures, so nothing computed from it is kept longer. Self-contained,
-// because other modules create theirs while this file's constants are not yet defined.
-function taskScopedMap() {
-  let map = new Map();
-  let armed = false;
-  return {
-    get(key) {
-      return map.get(key);
-    },
-    set(key, value) {
-      if (!armed) {
-        armed = true;
-        queueMicrotask(() => {
-          map = new Map();
-          armed = false;
-        });
-      }
-      map.set(key, value);
-    },
-  };
-}
-
 const styleCache = new WeakMap();
 
 function styleOf(el) {
@@ -42,17 +19,45 @@ function styleOf(el) {
   return style;
 }
 
+const ariaHiddenCache = runScopedMap();
+
+// Memoised along the composed tree: controls share their ancestors.
 function isAriaHiddenOrInert(el) {
-  return !!closestComposed(
-    el,
-    (cur) => cur.getAttribute('aria-hidden') === 'true' || cur.hasAttribute('inert'),
-  );
+  const chain = [];
+  let hidden = false;
+  for (let cur = el; cur; cur = composedParent(cur)) {
+    const known = ariaHiddenCache.get(cur);
+    if (known !== undefined) {
+      hidden = known;
+      break;
+    }
+    chain.push(cur);
+    if (cur.getAttribute('aria-hidden') === 'true' || cur.hasAttribute('inert')) {
+      hidden = true;
+      break;
+    }
+  }
+  for (const cur of chain) ariaHiddenCache.set(cur, hidden);
+  return hidden;
 }
 
 function isRendered(el) {
   if (!el.isConnected || isHiddenByStyle(el) || isAriaHiddenOrInert(el)) return false;
   // Content skipped by content-visibility (a closed <details>) has no box either.
-  return el.checkVisibility() || styleOf(el).display === 'contents';
+  return isShownByStyle(el) || el.checkVisibility() || styleOf(el).display === 'contents';
+}
+
+const shownCache = runScopedMap();
+
+// checkVisibility with every check (opacity, visibility), asked once per element and
+// run: it passes for nearly every element, and then answers each narrower check too.
+function isShownByStyle(el) {
+  let shown = shownCache.get(el);
+  if (shown === undefined) {
+    shown = el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+    shownCache.set(el, shown);
+  }
+  return shown;
 }
 
 // display:none on the element or an ancestor, or visibility:hidden/collapse. Elements
@@ -61,7 +66,7 @@ function isRendered(el) {
 function isHiddenByStyle(el) {
   const style = styleOf(el);
   if (style.display === 'none' || style.visibility !== 'visible') return true;
-  if (el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  if (isShownByStyle(el) || el.checkVisibility({ checkVisibilityCSS: true })) return false;
   return !!closestComposed(composedParent(el), (a) => styleOf(a).display === 'none');
 }
 
@@ -77,7 +82,7 @@ function boxOf(el) {
   return contents.width > 0 && contents.height > 0 ? contents : rect;
 }
 
-const CLIP_ANCESTORS = 6;
+const CLIP_ANCESTORS = 4;
 
 // The visually-hidden pattern, on the element or a close ancestor: clipped to nothing, or
 // squeezed into a box of at most 1px that hides its overflow.
@@ -90,7 +95,7 @@ function isClippedAway(el, rect) {
   return false;
 }
 
-const clipCache = taskScopedMap();
+const clipCache = runScopedMap();
 
 // Ancestors are shared by many controls, so each one is measured once per capture.
 function clipsToNothing(el) {
@@ -102,15 +107,16 @@ function clipsToNothing(el) {
   return clipped;
 }
 
+// Most elements neither clip nor hide their overflow: three style reads settle it, and
+// only an element that hides its overflow has its box measured.
 function measureClip(el) {
   const style = styleOf(el);
-  if (style.clipPath && style.clipPath.startsWith('inset(50%')) return true;
+  if (style.clipPath !== 'none' && style.clipPath.startsWith('inset(50%')) return true;
   if (style.position === 'absolute' || style.position === 'fixed') {
     if (/rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return true;
   }
-  if (style.display === 'contents') return false;
   const hidesX = style.overflowX !== 'visible', hidesY = style.overflowY !== 'visible';
-  if (!hidesX && !hidesY) return false;
+  if ((!hidesX && !hidesY) || style.display === 'contents') return false;
   const box = el.getBoundingClientRect();
   return (hidesX && box.width <= 1) || (hidesY && box.height <= 1);
 }
@@ -118,7 +124,7 @@ function measureClip(el) {
 function isVisible(el, rect) {
   rect = rect || boxOf(el);
   if (rect.width <= 0 || rect.height <= 0) return false;
-  if (!el.checkVisibility({ checkOpacity: true })) return false;
+  if (!isShownByStyle(el) && !el.checkVisibility({ checkOpacity: true })) return false;
   return !isClippedAway(el, rect);
 }
 

@@ -22,7 +22,6 @@ function capture(mode, options) {
   const deadline = new Deadline(options.timeoutMs || 30000);
   options.deadline = deadline;
   const scan = scanPage(deadline);
-  stampIds(scan);
   let view;
   switch (mode) {
     case 'compact': case 'full': view = summaryView(scan, mode); break;

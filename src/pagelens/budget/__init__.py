@@ -1,0 +1,24 @@
+"""Views too big for a prompt (issue 4 §3; 004 §6.2.1 and its changelog): content
+hashes for `if_changed_since`, and fitting a view into a token budget, by relevance to a
+query (DOM RAG) or by pages.
+
+Modules: hashing (view hashes), layouts (views as chunks and back), ranking (BM25 and
+the optional embedding ranker), paginate (chunks into pages), fit (the whole policy).
+"""
+
+from pagelens.budget.fit import DEFAULT_MAX_TOKENS, FitRequest, PageOutOfRangeError, fit_view
+from pagelens.budget.hashing import Unchanged, check_hash, view_hash
+from pagelens.budget.ranking import RANKERS, Ranker, get_ranker
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "RANKERS",
+    "FitRequest",
+    "PageOutOfRangeError",
+    "Ranker",
+    "Unchanged",
+    "check_hash",
+    "fit_view",
+    "get_ranker",
+    "view_hash",
+]

@@ -1,0 +1,185 @@
+"""Choosing the main content: readability-lxml's article, trimmed to what trafilatura
+agrees with.
+
+The two libraries fail differently. readability-lxml finds the right container but keeps
+what sits in it beside the story (bylines, photo captions, "related" teasers);
+trafilatura is precise but drops whole stretches of a story now and then. So the
+article's blocks (paragraphs, headings, list items, cells) are kept where trafilatura's
+text has them too, and a stretch of blocks it lacks is kept only when it reads like the
+story rather than page furniture:
+
+- a single block between two agreed ones (a formula, a quote, a code line);
+- a run of running prose (at least three quarters of its words in sentence-bearing
+  blocks of 20 words or more);
+and never a caption or a block repeated on the page (carousels and slideshows repeat).
+
+When one library found next to nothing (a quarter of the other's words or less) there is
+nobody to agree with, and the other's output stands; when trafilatura holds more text
+the trimmed article lacks than the article keeps, readability picked the wrong
+container and trafilatura's content is used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import lxml.html
+from lxml import etree
+from lxml.html import HtmlElement
+
+from pagelens.extract.models import Strategy
+from pagelens.extract.words import words
+
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr",
+    "html", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+    "thead", "tr", "ul",
+})  # fmt: skip
+SUPPORTED = 0.6  # share of a block's words the other text must hold
+PROSE_WORDS = 20  # a sentence-bearing block this long is running prose
+RUN_PROSE_SHARE = 0.75
+RUN_MIN_WORDS = 30
+ALONE = 0.25  # a library with at most this share of the other's words found next to nothing
+_SENTENCE_END = re.compile(r"[.!?。！？…]")
+
+
+@dataclass
+class Block:
+    element: HtmlElement
+    text: str
+
+    @property
+    def words(self) -> list[str]:
+        return words(self.text)
+
+    @property
+    def is_prose(self) -> bool:
+        return len(self.words) >= PROSE_WORDS and bool(_SENTENCE_END.search(self.text))
+
+    @property
+    def is_caption(self) -> bool:
+        return self.element.tag == "figcaption"
+
+
+@dataclass
+class Choice:
+    strategy: Strategy
+    html: str  # the content as an HTML fragment ("" for trafilatura: the caller asks it for HTML)
+
+
+def choose(article_html: str, second_opinion: str) -> Choice:
+    """The content, from readability-lxml's `article_html` and trafilatura's text."""
+    root = _parse(article_html)
+    blocks = blocks_of(root) if root is not None else []
+    lines = [line for line in second_opinion.splitlines() if words(line)]
+    article_words = sum(len(b.words) for b in blocks)
+    other_words = len(words(second_opinion))
+    if not article_words and not other_words:
+        return Choice("empty", "")
+    if other_words <= ALONE * article_words:
+        return Choice("readability", article_html)
+    if article_words <= ALONE * other_words:
+        return Choice("trafilatura", "")
+    keep = _keep(blocks, _supported([b.text for b in blocks], second_opinion))
+    kept = Counter(w for block, k in zip(blocks, keep, strict=True) if k for w in block.words)
+    missing = Counter(w for line in lines for w in words(line)) - kept
+    if missing.total() > kept.total():
+        return Choice("trafilatura", "")
+    for block, k in zip(blocks, keep, strict=True):
+        if not k:
+            _drop_own_content(block.element)
+    return Choice("consensus", lxml.html.tostring(root, encoding="unicode"))
+
+
+def blocks_of(root: HtmlElement) -> list[Block]:
+    """Every block element with text of its own (outside its block children), in
+    document order."""
+    found: list[Block] = []
+
+    def visit(element: HtmlElement) -> None:
+        own = [element.text or ""]
+        nested: list[HtmlElement] = []
+        for child in element:
+            if isinstance(child.tag, str) and child.tag in BLOCK_TAGS:
+                nested.append(child)
+            elif isinstance(child.tag, str):
+                own.append(" " if child.tag == "br" else child.text_content())
+            own.append(child.tail or "")
+        text = " ".join("".join(own).split())
+        if text:
+            found.append(Block(element, text))
+        for child in nested:
+            visit(child)
+
+    visit(root)
+    return found
+
+
+def _supported(texts: list[str], other: str) -> list[bool]:
+    """Whether `other` holds each text. Words are used up as they match, so a block
+    repeated more often than the other text has it is unsupported the extra times,
+    except that a block equal to one already supported is supported again (trafilatura
+    leaves out repeats that readability keeps)."""
+    pool = Counter(words(other))
+    agreed: set[str] = set()
+    result = []
+    for text in texts:
+        if text in agreed:
+            result.append(True)
+            continue
+        needed = Counter(words(text))
+        ok = (needed & pool).total() >= SUPPORTED * needed.total()
+        if ok:
+            pool -= needed
+            agreed.add(text)
+        result.append(ok)
+    return result
+
+
+def _keep(blocks: list[Block], supported: list[bool]) -> list[bool]:
+    repeats = Counter(b.text for b in blocks)
+    keep = list(supported)
+    start = 0
+    while start < len(blocks):
+        if supported[start]:
+            start += 1
+            continue
+        end = start
+        while end < len(blocks) and not supported[end]:
+            end += 1
+        between_agreed = start > 0 and end < len(blocks) and end - start == 1
+        run = [i for i in range(start, end) if repeats[blocks[i].text] == 1 and not blocks[i].is_caption]
+        run_words = sum(len(blocks[i].words) for i in run)
+        prose_words = sum(len(blocks[i].words) for i in run if blocks[i].is_prose)
+        if between_agreed or (run_words >= RUN_MIN_WORDS and prose_words >= RUN_PROSE_SHARE * run_words):
+            for i in run:
+                keep[i] = True
+        start = end
+    return keep
+
+
+def _drop_own_content(element: HtmlElement) -> None:
+    """Remove the element's own text and inline children, keeping its block children."""
+    if not any(isinstance(c.tag, str) and c.tag in BLOCK_TAGS for c in element.iterdescendants()):
+        parent = element.getparent()
+        if parent is not None:
+            element.drop_tree()  # its tail belongs to the parent
+            return
+    element.text = None
+    for child in list(element):
+        if isinstance(child.tag, str) and child.tag in BLOCK_TAGS:
+            child.tail = None
+        else:
+            element.remove(child)
+
+
+def _parse(html: str) -> HtmlElement | None:
+    if not html.strip():
+        return None
+    try:
+        return lxml.html.fragment_fromstring(html, create_parent="div")
+    except (etree.ParserError, ValueError):
+        return None

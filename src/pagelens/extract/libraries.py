@@ -1,0 +1,85 @@
+"""The extraction libraries pagelens builds on, each behind one small function: plain
+calls, CPU-bound and blocking (the caller runs them in a thread).
+
+- readability-lxml finds the article's container and keeps its markup (headings, lists,
+  links, tables, code), which is what the Markdown is made from;
+- trafilatura, in its precision mode, is the second opinion on which blocks are article
+  text, and supplies the metadata (title, author, site, date).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import trafilatura
+from lxml.etree import ParserError
+from readability import Document
+from readability.readability import Unparseable
+
+# Both libraries log a warning for every page they find little in; that is a result here.
+for _name in ("trafilatura", "readability", "readability.readability", "htmldate", "courlan"):
+    logging.getLogger(_name).setLevel(logging.ERROR)
+
+
+@dataclass
+class Metadata:
+    title: str | None = None
+    byline: str | None = None
+    site_name: str | None = None
+    published: str | None = None
+    language: str | None = None
+
+
+def readability_article(html: str, url: str) -> str:
+    """readability-lxml's article as an HTML fragment ("" when it finds none)."""
+    try:
+        return Document(html, url=url).summary(html_partial=True)
+    except (Unparseable, ParserError, ValueError):
+        return ""
+
+
+def trafilatura_text(html: str, url: str) -> str:
+    """trafilatura's main text, one paragraph a line, favouring precision."""
+    return (
+        trafilatura.extract(
+            html,
+            url=url,
+            output_format="txt",
+            favor_precision=True,
+            include_comments=False,
+            include_tables=True,
+            deduplicate=False,
+        )
+        or ""
+    )
+
+
+def trafilatura_article(html: str, url: str) -> str:
+    """trafilatura's main content as HTML (links and formatting kept)."""
+    return (
+        trafilatura.extract(
+            html,
+            url=url,
+            output_format="html",
+            favor_precision=True,
+            include_comments=False,
+            include_tables=True,
+            include_links=True,
+            include_formatting=True,
+        )
+        or ""
+    )
+
+
+def metadata(html: str, url: str) -> Metadata:
+    found = trafilatura.extract_metadata(html, default_url=url)
+    if found is None:
+        return Metadata()
+    return Metadata(
+        title=found.title or None,
+        byline=found.author or None,
+        site_name=found.sitename or None,
+        published=found.date or None,
+        language=getattr(found, "language", None) or None,
+    )

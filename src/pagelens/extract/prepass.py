@@ -1,0 +1,80 @@
+"""The live-page pre-pass (prune.js): a copy of the document without hidden elements,
+navigation landmarks and overlays, made in pagelens' isolated world of a page.
+
+An HTML string gets the same pass in a static tab (scripts off, network blocked, see
+browser/static.py), so a page and a saved copy of it go through one code path."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from playwright.async_api import Error as PlaywrightError
+
+from pagelens.browser.browser import Browser
+from pagelens.browser.page import Page
+from pagelens.browser.static import render_static
+from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
+
+_GRACE_S = 1.0
+
+
+@dataclass
+class PrunedDocument:
+    html: str
+    url: str
+    language: str
+    title: str
+    dropped: dict[str, int] = field(default_factory=dict)
+
+
+@cache
+def prune_source() -> str:
+    return (resources.files(__package__) / "prune.js").read_text(encoding="utf-8")
+
+
+async def prune_page(page: Page, timeout_s: float, url: str | None = None) -> PrunedDocument:
+    """Run the pre-pass on `page` (`url`: the URL to report instead of the page's own)."""
+    budget_ms = max(1, int(timeout_s * 1000))
+    # The script stops itself a little before Chromium's limit, so a huge page fails with
+    # a clear message rather than a terminated script.
+    call = f"({prune_source()})({json.dumps({'timeoutMs': int(budget_ms * 0.8)})})"
+    try:
+        async with asyncio.timeout(timeout_s + _GRACE_S):
+            world = await page.main_world()
+            result = (await world.evaluate(call, timeout_ms=budget_ms))["value"]
+    except TimeoutError as exc:
+        raise CaptureTimeoutError(f"reading the page for extraction took longer than {timeout_s:g} s") from exc
+    except CaptureError as exc:
+        if "terminated" in exc.message.lower() or "ran out of time" in exc.message:
+            raise CaptureTimeoutError(f"reading the page for extraction took longer than {timeout_s:g} s") from exc
+        raise
+    except PlaywrightError as exc:
+        if page.playwright_page.is_closed():
+            raise PagelensError("the page is closed", code="page_closed") from exc
+        raise CaptureError(f"could not read the page: {exc}") from exc
+    return PrunedDocument(
+        html=result["html"],
+        url=url or result["url"],
+        language=result["lang"],
+        title=result["title"],
+        dropped=result["dropped"],
+    )
+
+
+async def prune_html(browser: Browser, html: str, base_url: str, timeout_s: float) -> PrunedDocument:
+    """Render `html` as if loaded from `base_url` (scripts off, offline), then prune it."""
+    context = await browser.playwright_browser.new_context(
+        java_script_enabled=False, viewport={"width": browser.viewport[0], "height": browser.viewport[1]}
+    )
+    try:
+        async with asyncio.timeout(timeout_s + _GRACE_S):
+            page = await render_static(context, html, base_url)
+        return await prune_page(page, timeout_s, url=base_url)
+    except TimeoutError as exc:
+        raise CaptureTimeoutError(f"rendering the HTML took longer than {timeout_s:g} s") from exc
+    finally:
+        await context.close()

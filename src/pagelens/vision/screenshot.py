@@ -1,0 +1,258 @@
+"""Taking a screenshot for an agent: the viewport, the whole page or one element, as a
+JPEG at most 1024 px wide with a hash (004 §5.2, §5.8), Set-of-Marks on request.
+
+Chromium captures at CSS scale, so one pixel of the capture is one CSS pixel whatever
+the device scale factor, and a control's box maps onto the image by one factor (the
+resize). It captures a JPEG of quality 90: encoding and decoding a PNG took two to three
+times as long (on a loaded 2-core machine, 250-400 ms against 75-185 ms for the capture),
+and the resize and the final quality 70 leave nothing of the difference to see.
+Decoding, resizing, marking, hashing and encoding are CPU work on pixels, done in a
+worker thread so the event loop keeps serving other calls."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from pagelens.engine.models import SemanticNode
+from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, PagelensError
+from pagelens.vision.imaging import render
+from pagelens.vision.models import Screenshot, ScreenshotRequest
+
+if TYPE_CHECKING:
+    from pagelens.browser.page import Page
+    from pagelens.browser.world import FrameWorld
+
+SCREENSHOT_TIMEOUT_S = 30.0
+CAPTURE_QUALITY = 90  # the capture's JPEG quality, before the resize (see above)
+# A full page is cut at this width or height (CSS pixels; `truncated: true`), and to this
+# many pixels: a larger capture is slow, weighs megabytes, and a model would shrink it to
+# an unreadable strip anyway.
+MAX_FULL_PAGE_SIDE = 16_384
+MAX_FULL_PAGE_PIXELS = 40_000_000
+_GRACE_S = 0.5  # on top of the limit: the last CDP round trip after Playwright gives up
+
+
+@dataclass(frozen=True)
+class _Box:
+    """A rectangle in the viewport, CSS pixels."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class _Viewport:
+    scroll_x: float
+    scroll_y: float
+    width: float
+    height: float
+    document_width: float
+    document_height: float
+
+    def holds(self, box: _Box) -> bool:
+        return box.x >= 0 and box.y >= 0 and box.x + box.width <= self.width and box.y + box.height <= self.height
+
+
+async def take_screenshot(page: Page, request: ScreenshotRequest, limit: float) -> Screenshot:
+    """Shoot `page` as `request` says, within `limit` seconds (else CaptureTimeoutError)."""
+    try:
+        async with asyncio.timeout(limit + _GRACE_S):
+            return await _take(page, request, limit)
+    except (TimeoutError, PlaywrightTimeoutError) as exc:
+        raise CaptureTimeoutError(f"the screenshot took longer than {limit:g} s") from exc
+    except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
+        if page.playwright_page.is_closed():
+            raise PagelensError("the page is closed", code="page_closed") from exc
+        raise CaptureError(f"could not take the screenshot: {_first_line(exc)}") from exc
+
+
+async def _take(page: Page, request: ScreenshotRequest, limit: float) -> Screenshot:
+    # The element first: scrolling it into view moves everything else.
+    subject = await _element_box(page, request) if request.kind == "element" else None
+    viewport = None if request.kind == "viewport" else await _viewport(await page.main_world())
+    nodes: list[SemanticNode] = []
+    if request.marks:
+        # The same view, and so the same ids, an agent reads; beyond the viewport only
+        # when the image reaches there.
+        tree = await page.semantic_tree(include_boxes=True, include_offscreen=request.kind != "viewport")
+        nodes = tree.interactive_tree
+    capture, origin, truncated = await _capture(page.playwright_page, request, subject, viewport, limit)
+    rendered = await asyncio.to_thread(
+        render,
+        capture,
+        origin=origin,
+        nodes=nodes,
+        marks=request.marks,
+        max_width=request.max_width,
+        quality=request.quality,
+        known_hash=request.screenshot_hash,
+    )
+    return Screenshot(
+        url=page.url,
+        kind=request.kind,
+        width=rendered.width,
+        height=rendered.height,
+        scale=round(rendered.scale, 4),
+        origin=origin,
+        hash=rendered.hash,
+        unchanged=rendered.image is None,
+        image=rendered.image,
+        element_id=request.element_id,
+        truncated=truncated,
+        marks=rendered.marks if request.marks else None,
+    )
+
+
+async def _capture(
+    page: PlaywrightPage,
+    request: ScreenshotRequest,
+    subject: _Box | None,
+    viewport: _Viewport | None,
+    limit: float,
+) -> tuple[bytes, tuple[int, int], bool]:
+    """The capture, where its top-left corner lies in the viewport, and whether it was
+    cut. Playwright hides the text caret while it shoots, so a focused field does not
+    blink the hash."""
+    options: dict[str, Any] = {"type": "jpeg", "quality": CAPTURE_QUALITY, "scale": "css", "timeout": limit * 1000}
+    if viewport is None:  # the viewport itself: where it lies needs no measuring
+        return await page.screenshot(**options), (0, 0), False
+    if request.kind == "full_page":
+        width = min(viewport.document_width, MAX_FULL_PAGE_SIDE)
+        height = min(viewport.document_height, MAX_FULL_PAGE_SIDE, MAX_FULL_PAGE_PIXELS // width)
+        clip = {"x": 0, "y": 0, "width": width, "height": height}
+        origin = (-round(viewport.scroll_x), -round(viewport.scroll_y))
+        capture = await page.screenshot(full_page=True, clip=clip, **options)
+        return capture, origin, (width, height) != (viewport.document_width, viewport.document_height)
+    assert subject is not None
+    left, top = math.floor(subject.x), math.floor(subject.y)
+    width = math.ceil(subject.x + subject.width) - left
+    height = math.ceil(subject.y + subject.height) - top
+    if viewport.holds(_Box(left, top, width, height)):
+        capture = await page.screenshot(clip={"x": left, "y": top, "width": width, "height": height}, **options)
+        return capture, (left, top), False
+    # Larger than the viewport: Chromium paints beyond it for this one capture, in document
+    # coordinates, where nothing lies left of or above 0.
+    scroll_x, scroll_y = round(viewport.scroll_x), round(viewport.scroll_y)
+    x, y = max(0, left + scroll_x), max(0, top + scroll_y)
+    clip = {"x": x, "y": y, "width": left + scroll_x + width - x, "height": top + scroll_y + height - y}
+    capture = await page.screenshot(full_page=True, clip=clip, **options)
+    return capture, (x - scroll_x, y - scroll_y), False
+
+
+async def _viewport(world: FrameWorld) -> _Viewport:
+    result = await world.evaluate(_VIEWPORT_METRICS, timeout_ms=5_000)
+    return _Viewport(*(float(v) for v in result["value"]))
+
+
+# The document's size as Playwright measures a full page: the largest of the root's and
+# the body's scroll sizes (one of them is the scrolling element, by the document's mode).
+_VIEWPORT_METRICS = """
+(() => {
+  const root = document.documentElement, body = document.body;
+  const widths = [innerWidth, root ? root.scrollWidth : 0, body ? body.scrollWidth : 0];
+  const heights = [innerHeight, root ? root.scrollHeight : 0, body ? body.scrollHeight : 0];
+  return [scrollX, scrollY, innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
+})()
+"""
+
+
+# ---- the element of an element shot
+
+
+async def _element_box(page: Page, request: ScreenshotRequest) -> _Box:
+    """The element's border box in the viewport after scrolling it into view (as
+    Playwright's element screenshots do). An id "12.5" is element 5 in the document of
+    frame element 12: its box is moved by the content origin of every frame it is in."""
+    world = await page.main_world()
+    if request.selector is not None:
+        target = await _query(world, request.selector)
+        described = f"nothing matches selector {request.selector!r}"
+        owners: list[tuple[FrameWorld, str]] = []
+    else:
+        assert request.element_id is not None
+        *path, local = request.element_id.split(".")
+        owners = []
+        for owner in path:
+            owner_object = await world.element_object(owner)
+            if owner_object is None:
+                raise PagelensError(f"no frame element with id {owner} on this page", code="not_found")
+            owners.append((world, owner_object))
+            world = await page.child_world(world, owner)
+        target = await world.element_object(local)
+        described = f"no element with id {request.element_id} on this page; take a fresh view"
+    if target is None:
+        raise PagelensError(described, code="not_found")
+    x, y, width, height = await _call_on(world, target, _SCROLL_INTO_VIEW_AND_MEASURE)
+    if width < 1 or height < 1:
+        raise PagelensError("the element has no size on screen (hidden or empty)", code="not_visible")
+    for owner_world, owner_object in owners:
+        dx, dy = await _call_on(owner_world, owner_object, _CONTENT_ORIGIN)
+        x, y = x + dx, y + dy
+    return _Box(x, y, width, height)
+
+
+async def _query(world: FrameWorld, selector: str) -> str | None:
+    """The first element matching CSS `selector` in the top document, as a remote object."""
+    try:
+        result = await world.evaluate(
+            f"document.querySelector({json.dumps(selector)})", timeout_ms=5_000, by_value=False
+        )
+    except CaptureError as exc:
+        if "SyntaxError" in exc.message:
+            raise InvalidRequestError(f"selector {selector!r} is not valid CSS") from exc
+        raise
+    return result.get("objectId")
+
+
+async def _call_on(world: FrameWorld, object_id: str, function: str) -> list[float]:
+    """`function` called on the element, in its world; the object is released after."""
+    session = world.session
+    try:
+        reply = await session.send(
+            "Runtime.callFunctionOn",
+            {"objectId": object_id, "functionDeclaration": function, "returnByValue": True},
+        )
+    finally:
+        with contextlib.suppress(PlaywrightError):  # gone with its document: nothing to release
+            await session.send("Runtime.releaseObject", {"objectId": object_id})
+    details = reply.get("exceptionDetails")
+    if details:
+        raise CaptureError(f"could not measure the element: {details.get('text', 'script error')}")
+    return reply["result"]["value"]
+
+
+# "instant": a page whose CSS asks for smooth scrolling would still be moving when measured.
+_SCROLL_INTO_VIEW_AND_MEASURE = """
+function () {
+  this.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
+  const r = this.getBoundingClientRect();
+  return [r.left, r.top, r.width, r.height];
+}
+"""
+
+# Where a frame element's document starts in the frame element's viewport: inside its
+# border and padding.
+_CONTENT_ORIGIN = """
+function () {
+  const r = this.getBoundingClientRect();
+  const style = getComputedStyle(this);
+  return [r.left + this.clientLeft + parseFloat(style.paddingLeft),
+    r.top + this.clientTop + parseFloat(style.paddingTop)];
+}
+"""
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

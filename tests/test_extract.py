@@ -1,0 +1,236 @@
+"""Main content extraction (issue 4 §1): pagelens.extract on live pages and HTML strings,
+its surfaces (analyze what="markdown", the MCP analyze tool, `pagelens extract`, the
+extract-only summarize contract of 003 §6), and the F1 floor on a sample of the corpus
+(bench/extract.py measures the whole corpus)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import pagelens
+from bench.extract import bench_pages, score
+from pagelens.actions import Session
+from pagelens.extract.summarize import timeout_seconds
+from pagelens.mcp.tools import TOOLS
+
+ARTICLE = Path(__file__).parent / "fixtures" / "extract" / "article.html"
+# What the fixture shows besides its article: navigation, a cookie banner, an aside, a
+# footer, and text hidden by a class and by the hidden attribute.
+FURNITURE = (
+    "Subscribe today",
+    "Accept all cookies",
+    "Storm warning",
+    "All rights reserved",
+    "Secret promotional text",
+    "Hidden draft paragraph",
+    "Sign me up",
+    "reader@example.org",
+)
+
+
+@pytest.fixture
+async def article(page: pagelens.Page, fixtures_url: str) -> pagelens.Page:
+    await page.goto(f"{fixtures_url}extract/article.html")
+    return page
+
+
+async def test_markdown_keeps_the_article_and_leaves_the_page_furniture(article: pagelens.Page) -> None:
+    result = await pagelens.extract(article)
+    markdown = result.content
+    assert result.format == "markdown"
+    assert "# Tidal power in the Severn estuary" in markdown
+    assert "## Three designs compared" in markdown
+    assert "- A ring of shoreline lagoons, each with its own turbine hall." in markdown
+    assert f"[estuary research group]({article.url.rsplit('/', 2)[0]}/research/estuary-study.html)" in markdown
+    assert "| Lagoons | 6.2 | 18 |" in markdown
+    assert "```\npython -m estuary.model --design lagoons --year 2023\n```" in markdown
+    for text in FURNITURE:
+        assert text not in markdown
+    # A closed <details> is content the reader can open.
+    assert "intertidal area that would stay under water" in markdown
+    # Source line breaks inside a paragraph are not the text's.
+    assert "argued for a century about how" in markdown
+    assert result.pruned.hidden >= 2 and result.pruned.landmark >= 3 and result.pruned.overlay >= 1
+
+
+async def test_metadata(article: pagelens.Page) -> None:
+    result = await pagelens.extract(article, format="text")
+    assert result.url == article.url
+    assert result.title == "Tidal power in the Severn estuary"
+    assert result.byline == "Mara Quill"
+    assert result.site_name == "The Coastal Review"
+    assert result.published == "2024-03-14"
+    assert result.language == "en-GB"
+    assert result.strategy == "consensus"
+    assert 250 <= result.word_count <= 330
+    assert result.characters == len(result.content)
+    assert not result.truncated
+    assert "Lagoons\t6.2\t18" in result.content
+    dumped = result.model_dump(mode="json")
+    assert {"site_name", "word_count", "truncated", "strategy"} <= dumped.keys()
+
+
+async def test_max_characters_cuts_at_a_paragraph_and_says_so(article: pagelens.Page) -> None:
+    whole = await pagelens.extract(article, format="text")
+    cut = await pagelens.extract(article, format="text", max_characters=600)
+    assert cut.truncated
+    assert len(cut.content) <= 600
+    assert whole.content.startswith(cut.content)
+    assert whole.content[len(cut.content) : len(cut.content) + 2] == "\n\n"
+    assert cut.word_count == whole.word_count  # the page's, not the cut's
+    html = await pagelens.extract(article, format="html", max_characters=300)
+    assert html.truncated and len(html.content) <= 300 and html.content.endswith(">")
+
+
+async def test_an_html_string_is_read_offline_against_its_base_url(browser: pagelens.Browser) -> None:
+    html = ARTICLE.read_text(encoding="utf-8")
+    result = await pagelens.extract(html, base_url="https://coastal.example/energy/", browser=browser, format="html")
+    assert result.url == "https://coastal.example/energy/"
+    assert 'href="https://coastal.example/research/estuary-study.html"' in result.content
+    assert "<table>" in result.content and "<h2>" in result.content
+    for text in FURNITURE:
+        assert text not in result.content
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "wrong"),
+    [
+        (42, {}, "Page or an HTML string"),
+        ("<p>x</p>", {"format": "pdf"}, "format"),
+        ("<p>x</p>", {"max_characters": 0}, "max_characters"),
+        ("<p>x</p>", {"max_characters": True}, "max_characters"),
+        ("<p>x</p>", {"timeout": -1}, "timeout"),
+        ("<p>x</p>", {"base_url": "file:///etc/passwd"}, "base_url"),
+    ],
+)
+async def test_bad_input_is_a_typed_error_before_any_browser_work(source: object, options: dict, wrong: str) -> None:
+    with pytest.raises(pagelens.InvalidRequestError) as caught:
+        await pagelens.extract(source, **options)  # type: ignore[arg-type]
+    assert caught.value.code == "invalid_request"
+    assert wrong in caught.value.message
+
+
+async def test_a_page_takes_no_base_url(article: pagelens.Page) -> None:
+    with pytest.raises(pagelens.InvalidRequestError, match="base_url"):
+        await pagelens.extract(article, base_url="https://example.org/")
+
+
+async def test_summarize_extract_only_follows_the_003_contract(browser: pagelens.Browser, fixtures_url: str) -> None:
+    request = {
+        "url": f"{fixtures_url}extract/article.html",
+        "extractOnly": True,
+        "format": "markdown",
+        "maxCharacters": 500,
+        "timeout": "30s",
+    }
+    result = await pagelens.summarize(request, browser)
+    assert result.output.startswith("# Tidal power in the Severn estuary")
+    assert len(result.output) <= 500
+    details = result.details
+    assert details["content"] == result.output
+    assert details["title"] == "Tidal power in the Severn estuary"
+    assert details["siteName"] == "The Coastal Review"
+    assert details["truncated"] is True and details["wordCount"] > 200
+    assert details["markdownMode"] == "readability"
+
+
+async def test_summarize_without_extract_only_needs_a_model(browser: pagelens.Browser) -> None:
+    with pytest.raises(pagelens.PagelensError) as caught:
+        await pagelens.summarize({"url": "http://127.0.0.1:9/", "model": "openai/gpt-5-mini"}, browser)
+    assert caught.value.code == "summary_unavailable"
+    with pytest.raises(pagelens.InvalidRequestError, match="extractonly"):
+        await pagelens.summarize({"url": "http://127.0.0.1:9/", "extractonly": True}, browser)
+
+
+def test_summarize_timeouts_are_durations() -> None:
+    assert timeout_seconds("2m") == 120
+    assert timeout_seconds("90s") == 90
+    assert timeout_seconds(15) == 15
+    with pytest.raises(pagelens.InvalidRequestError, match="timeout"):
+        timeout_seconds("soon")
+
+
+# ---- analyze and the MCP analyze tool
+
+
+@pytest.fixture(scope="module")
+async def session() -> AsyncIterator[Session]:
+    async with await Session.start(allowed_hosts=["127.0.0.1"]) as session:
+        yield session
+
+
+async def test_analyze_markdown_and_the_mcp_tool(session: Session, fixtures_url: str) -> None:
+    await session.interact({"action": "navigate", "url": f"{fixtures_url}extract/article.html", "summary": False})
+    result = await session.analyze({"what": "markdown"})
+    data = result.data
+    assert data["title"] == "Tidal power in the Severn estuary"
+    assert "## Three designs compared" in data["markdown"]
+    assert "Accept all cookies" not in data["markdown"]
+    assert {"byline", "site_name", "word_count", "strategy"} <= data.keys()
+
+    spec = TOOLS["analyze"]
+    assert "markdown" in spec.definition().input_schema["properties"]["what"]["enum"]
+    call = await spec.run(session, spec.parse({"what": "markdown"}))
+    assert not call.is_error
+    payload = json.loads(call.content[0].text)
+    assert payload["markdown"] == data["markdown"]
+
+
+# ---- the command line
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pagelens.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_cli_prints_markdown_and_json(tmp_path: Path) -> None:
+    result = run_cli("extract", str(ARTICLE), "--format", "markdown")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("# Tidal power in the Severn estuary")
+    assert "Accept all cookies" not in result.stdout
+
+    out = tmp_path / "article.json"
+    result = run_cli("extract", str(ARTICLE), "--json", "-f", "text", "--max-characters", "400", "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["format"] == "text" and data["truncated"] is True and len(data["content"]) <= 400
+    assert data["byline"] == "Mara Quill"
+
+
+def test_cli_errors_are_one_line_with_a_code() -> None:
+    result = run_cli("extract", "no-such-file.html")
+    assert result.returncode == 1
+    assert "[file_not_found]" in result.stderr
+    result = run_cli("extract", str(ARTICLE), "--max-characters", "0")
+    assert result.returncode == 1
+    assert "[invalid_request]" in result.stderr
+
+
+# ---- the corpus
+
+
+async def test_f1_floor_on_a_sample_of_the_corpus(browser: pagelens.Browser) -> None:
+    """Every fifteenth readability and aeb page (the whole corpus is bench/extract.py's)."""
+    pages = bench_pages(None)
+    sample = [page for source in ("readability", "aeb") for page in pages if page.source == source][::15]
+    f1 = []
+    for page in sample:
+        result = await pagelens.extract(page.html(), base_url=page.url, browser=browser, format="text")
+        page_score = score(result.content, page.gold)
+        assert not page_score.empty, page.id
+        f1.append(page_score.f1)
+    assert len(sample) >= 12
+    assert statistics.mean(f1) >= 0.96, dict(zip((p.id for p in sample), f1, strict=True))
