@@ -40,7 +40,7 @@ from rich.table import Table
 
 import pagelens
 from bench.corpus import corpus_pages
-from pagelens.extract.words import words
+from pagelens.extraction.words import words
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 SOURCES = ("readability", "aeb")

@@ -17,7 +17,7 @@ import pytest
 import pagelens
 from bench.extract import bench_pages, score
 from pagelens.actions import Session
-from pagelens.extract.summarize import timeout_seconds
+from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
 
 ARTICLE = Path(__file__).parent / "fixtures" / "extract" / "article.html"

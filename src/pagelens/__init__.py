@@ -36,7 +36,7 @@ from pagelens.errors import (
     NavigationError,
     PagelensError,
 )
-from pagelens.extract import Extraction, SummarizeRequest, SummarizeResult, extract, summarize
+from pagelens.extraction import Extraction, SummarizeRequest, SummarizeResult, extract, summarize
 from pagelens.vision import DomMode, Mark, PageStats, Screenshot, page_stats, select_dom_mode
 
 __version__ = "0.1.0"

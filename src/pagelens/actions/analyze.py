@@ -20,7 +20,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import engine_source
 from pagelens.engine.models import FullSummary
-from pagelens.extract import extract
+from pagelens.extraction import extract
 
 MAIN_WORLD_TIMEOUT_S = 3.0
 

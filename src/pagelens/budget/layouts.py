@@ -142,5 +142,5 @@ LAYOUTS: dict[str, ListLayout | TextLayout] = {
     "interactive": ListLayout("controls", "controls", _control_text, _aimap_entry, _rebuild_interaction),
     "semantic": ListLayout("interactive_tree", "nodes", _node_text),
     "skeleton": TextLayout("html", "elements", "\n"),
-    "markdown": TextLayout("content", "blocks", "\n\n"),  # pagelens.extract's Extraction
+    "markdown": TextLayout("content", "blocks", "\n\n"),  # pagelens.extraction's Extraction
 }

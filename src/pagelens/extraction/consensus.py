@@ -29,8 +29,8 @@ import lxml.html
 from lxml import etree
 from lxml.html import HtmlElement
 
-from pagelens.extract.models import Strategy
-from pagelens.extract.words import words
+from pagelens.extraction.models import Strategy
+from pagelens.extraction.words import words
 
 BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "div", "dl", "dt",

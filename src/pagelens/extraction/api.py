@@ -23,12 +23,12 @@ from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.browser.page import Page
 from pagelens.browser.static import static_base_url
 from pagelens.errors import CaptureTimeoutError, InvalidRequestError
-from pagelens.extract import libraries
-from pagelens.extract.consensus import choose
-from pagelens.extract.models import DEFAULT_MAX_CHARACTERS, ExtractFormat, Extraction, Pruned
-from pagelens.extract.prepass import PrunedDocument, prune_html, prune_page
-from pagelens.extract.render import render, truncate
-from pagelens.extract.words import count_words
+from pagelens.extraction import libraries
+from pagelens.extraction.consensus import choose
+from pagelens.extraction.models import DEFAULT_MAX_CHARACTERS, ExtractFormat, Extraction, Pruned
+from pagelens.extraction.prepass import PrunedDocument, prune_html, prune_page
+from pagelens.extraction.render import render, truncate
+from pagelens.extraction.words import count_words
 
 DEFAULT_TIMEOUT_S = 30.0
 _MAX_TIMEOUT_S = 300.0

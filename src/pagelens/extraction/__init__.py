@@ -6,8 +6,8 @@ keeps what they agree on (consensus.py). bench/extract.py measures it against ea
 library alone.
 """
 
-from pagelens.extract.api import extract
-from pagelens.extract.models import ExtractFormat, Extraction, Pruned, SummarizeRequest, SummarizeResult
-from pagelens.extract.summarize import summarize
+from pagelens.extraction.api import extract
+from pagelens.extraction.models import ExtractFormat, Extraction, Pruned, SummarizeRequest, SummarizeResult
+from pagelens.extraction.summarize import summarize
 
 __all__ = ["ExtractFormat", "Extraction", "Pruned", "SummarizeRequest", "SummarizeResult", "extract", "summarize"]

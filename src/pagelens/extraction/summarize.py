@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from pagelens.browser.browser import Browser
 from pagelens.errors import CaptureTimeoutError, InvalidRequestError, PagelensError
-from pagelens.extract.api import extract
-from pagelens.extract.models import SummarizeRequest, SummarizeResult
+from pagelens.extraction.api import extract
+from pagelens.extraction.models import SummarizeRequest, SummarizeResult
 
 DEFAULT_TIMEOUT_S = 60.0
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")

@@ -13,8 +13,8 @@ import lxml.html
 from lxml import etree
 from markdownify import MarkdownConverter
 
-from pagelens.extract.consensus import BLOCK_TAGS
-from pagelens.extract.models import ExtractFormat
+from pagelens.extraction.consensus import BLOCK_TAGS
+from pagelens.extraction.models import ExtractFormat
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _SPACES = re.compile(r"\s+")
