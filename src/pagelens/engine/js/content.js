@@ -64,7 +64,7 @@ function holdsMostOfPage(el) {
 // holding an article's paragraphs collects the most prose (`topCluster`), as in
 // Readability.
 class TextStats {
-  constructor(root) {
+  constructor(root, deadline = null) {
     pageChars = { body: null, chars: 0 }; // the page may have changed since the last capture
     this.words = 0;
     this.linkWords = 0;
@@ -76,7 +76,7 @@ class TextStats {
     this.textLength = 0;
     this._parents = new Map();
     this._chrome = new Map();
-    if (root) this.collect(root);
+    if (root) this.collect(root, deadline);
   }
 
   chromeOf(el) {
@@ -101,9 +101,12 @@ class TextStats {
     return info;
   }
 
-  collect(root) {
+  // A huge page past the capture's deadline is measured on the text read so far.
+  collect(root, deadline) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    let read = 0;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (deadline && (deadline.hit || ((++read & 1023) === 0 && deadline.expired()))) break;
       const parent = node.parentElement;
       if (!parent || SKIP_TAGS.has(parent.localName) || parent.localName === 'textarea' ||
           parent.localName === 'option') continue;

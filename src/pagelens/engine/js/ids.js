@@ -22,7 +22,7 @@ const idState = {
   keyOfId: new Map(), // id -> identity key the id was last stamped with
   byKey: new Map(), // identity key, unique in the last capture it was seen in -> id
   adopted: false,
-  capture: null, // while stamping: text hashes and the keys stamped so far
+  capture: null, // during a stamping run: text hashes and the keys of the ids shown so far
 };
 
 // ---- stamping runs: a scan (scanPage) opens one; it ends in a microtask, as soon as

@@ -332,9 +332,9 @@ function redactSummary(summary, values) {
   return summary;
 }
 
-function summaryView(scan, mode) {
+function summaryView(scan, mode, deadline) {
   const limits = SUMMARY_LIMITS[mode];
-  const stats = new TextStats(document.body);
+  const stats = new TextStats(document.body, deadline);
   const mainNode = findMainNode(stats);
   const type = classifyPage(pageSignals(scan, stats));
   const title = truncate(normalizeSpace(document.title), 120);

@@ -24,7 +24,7 @@ function capture(mode, options) {
   const scan = scanPage(deadline);
   let view;
   switch (mode) {
-    case 'compact': case 'full': view = summaryView(scan, mode); break;
+    case 'compact': case 'full': view = summaryView(scan, mode, deadline); break;
     case 'interaction': view = interactionView(scan, options); break;
     case 'semantic': view = semanticView(scan, options); break;
     case 'skeleton': view = skeletonView(scan); break;
