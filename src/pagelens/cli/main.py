@@ -17,7 +17,6 @@ from rich.markup import escape
 
 import pagelens
 from pagelens.browser.network import LOOPBACK_HOSTS
-from pagelens.engine.models import View
 from pagelens.errors import InvalidRequestError, PagelensError
 
 app = typer.Typer(
@@ -86,30 +85,22 @@ def snapshot(
     interaction (every control with role, name, states, selector), semantic (the
     minified V3 tree), skeleton (only the actionable elements, as HTML).
     """
-    try:
-        size = _parse_viewport(viewport)
-        view = asyncio.run(
-            _snapshot(
-                target,
-                mode.value,
-                headed=headed,
-                cdp_url=cdp_url,
-                allowed_hosts=allowed_hosts,
-                viewport=size,
-                options={
-                    "request": {"maxControls": max_controls},
-                    "include_offscreen": include_offscreen,
-                    "include_boxes": include_boxes,
-                    "include_values": include_values,
-                    "max_iframe_depth": max_iframe_depth,
-                    "timeout": timeout,
-                },
-            )
-        )
-    except PagelensError as exc:
-        # One line, whatever the terminal width, so scripts can grep it.
-        stderr.print(f"[red]error:[/red] {escape(f'[{exc.code}] {exc.message}')}", soft_wrap=True, highlight=False)
-        raise typer.Exit(1) from None
+    options = {
+        "request": {"maxControls": max_controls},
+        "include_offscreen": include_offscreen,
+        "include_boxes": include_boxes,
+        "include_values": include_values,
+        "max_iframe_depth": max_iframe_depth,
+        "timeout": timeout,
+    }
+    view = _read_page(
+        target,
+        lambda page: page.snapshot(mode.value, **options),
+        headed=headed,
+        cdp_url=cdp_url,
+        allowed_hosts=allowed_hosts,
+        viewport=viewport,
+    )
     if indent is None and out is None and sys.stdout.isatty():
         indent = 2
     text = view.model_dump_json(exclude_none=True, indent=indent)
@@ -138,28 +129,22 @@ def screenshot(
 ) -> None:
     """Write a screenshot of a page as a JPEG (at most 1024 px wide by default) and print
     its facts as JSON: size, scale, hash, and with --marks the ids drawn."""
-    try:
-        shot = asyncio.run(
-            _on_page(
-                target,
-                lambda page: page.screenshot(
-                    full_page=full_page,
-                    element_id=element_id,
-                    selector=selector,
-                    marks=marks,
-                    max_width=max_width,
-                    quality=quality,
-                    timeout=timeout,
-                ),
-                headed=headed,
-                cdp_url=cdp_url,
-                allowed_hosts=allowed_hosts,
-                viewport=_parse_viewport(viewport),
-            )
-        )
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
+    shot = _read_page(
+        target,
+        lambda page: page.screenshot(
+            full_page=full_page,
+            element_id=element_id,
+            selector=selector,
+            marks=marks,
+            max_width=max_width,
+            quality=quality,
+            timeout=timeout,
+        ),
+        headed=headed,
+        cdp_url=cdp_url,
+        allowed_hosts=allowed_hosts,
+        viewport=viewport,
+    )
     assert shot.image is not None  # no screenshot_hash was given: the image always comes
     out.write_bytes(shot.image)
     sys.stdout.write(shot.model_dump_json(exclude={"image"}, exclude_none=True) + "\n")
@@ -192,22 +177,14 @@ def extract_command(
     """Print the main content of a page (no navigation, ads, footers or cookie banners)
     as Markdown, text or HTML; with --json, with its title, byline, site, date, language
     and word count."""
-    try:
-        extraction = asyncio.run(
-            _on_page(
-                target,
-                lambda page: pagelens.extract(
-                    page, format=format.value, max_characters=max_characters, timeout=timeout
-                ),
-                headed=headed,
-                cdp_url=cdp_url,
-                allowed_hosts=allowed_hosts,
-                viewport=_parse_viewport(viewport),
-            )
-        )
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
+    extraction = _read_page(
+        target,
+        lambda page: pagelens.extract(page, format=format.value, max_characters=max_characters, timeout=timeout),
+        headed=headed,
+        cdp_url=cdp_url,
+        allowed_hosts=allowed_hosts,
+        viewport=viewport,
+    )
     text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")
@@ -277,24 +254,31 @@ def version() -> None:
     sys.stdout.write(f"pagelens {pagelens.__version__}\n")
 
 
-async def _snapshot(
+def _read_page(
     target: str,
-    mode: str,
+    read: Callable[[pagelens.Page], Awaitable[T]],
     *,
     headed: bool,
     cdp_url: str | None,
     allowed_hosts: str | None,
-    viewport: tuple[int, int],
-    options: dict,
-) -> View:
-    return await _on_page(
-        target,
-        lambda page: page.snapshot(mode, **options),
-        headed=headed,
-        cdp_url=cdp_url,
-        allowed_hosts=allowed_hosts,
-        viewport=viewport,
-    )
+    viewport: str,
+) -> T:
+    """`read` the page `target` (see _on_page); a PagelensError ends the command with its
+    one-line message and exit status 1."""
+    try:
+        return asyncio.run(
+            _on_page(
+                target,
+                read,
+                headed=headed,
+                cdp_url=cdp_url,
+                allowed_hosts=allowed_hosts,
+                viewport=_parse_viewport(viewport),
+            )
+        )
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
 
 
 async def _on_page(

@@ -72,7 +72,7 @@ class Choice:
 
 def choose(article_html: str, second_opinion: str) -> Choice:
     """The content, from readability-lxml's `article_html` and trafilatura's text."""
-    root = _parse(article_html)
+    root = parse_fragment(article_html)
     blocks = blocks_of(root) if root is not None else []
     lines = [line for line in second_opinion.splitlines() if words(line)]
     article_words = sum(len(b.words) for b in blocks)
@@ -176,7 +176,8 @@ def _drop_own_content(element: HtmlElement) -> None:
             element.remove(child)
 
 
-def _parse(html: str) -> HtmlElement | None:
+def parse_fragment(html: str) -> HtmlElement | None:
+    """An HTML fragment under one <div>, or None when empty or unparseable."""
     if not html.strip():
         return None
     try:

@@ -39,34 +39,20 @@ def readability_article(html: str, url: str) -> str:
         return ""
 
 
+# What both of trafilatura's readings of a page share: precision first, tables, no comments.
+_TRAFILATURA_OPTIONS = {"favor_precision": True, "include_comments": False, "include_tables": True}
+
+
 def trafilatura_text(html: str, url: str) -> str:
     """trafilatura's main text, one paragraph a line, favouring precision."""
-    return (
-        trafilatura.extract(
-            html,
-            url=url,
-            output_format="txt",
-            favor_precision=True,
-            include_comments=False,
-            include_tables=True,
-            deduplicate=False,
-        )
-        or ""
-    )
+    return trafilatura.extract(html, url=url, output_format="txt", deduplicate=False, **_TRAFILATURA_OPTIONS) or ""
 
 
 def trafilatura_article(html: str, url: str) -> str:
     """trafilatura's main content as HTML (links and formatting kept)."""
     return (
         trafilatura.extract(
-            html,
-            url=url,
-            output_format="html",
-            favor_precision=True,
-            include_comments=False,
-            include_tables=True,
-            include_links=True,
-            include_formatting=True,
+            html, url=url, output_format="html", include_links=True, include_formatting=True, **_TRAFILATURA_OPTIONS
         )
         or ""
     )

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 
 import lxml.html
-from lxml import etree
 from markdownify import MarkdownConverter
 
-from pagelens.extraction.consensus import BLOCK_TAGS
+from pagelens.extraction.consensus import BLOCK_TAGS, parse_fragment
 from pagelens.extraction.models import ExtractFormat
 
 _BLANK_LINES = re.compile(r"\n{3,}")
@@ -45,7 +44,7 @@ _CELL_TAGS = frozenset({"td", "th"})
 
 
 def render(html: str, fmt: ExtractFormat) -> str:
-    root = _parse(html)
+    root = parse_fragment(html)
     if root is None:
         return ""
     _collapse_whitespace(root)
@@ -113,12 +112,3 @@ def truncate(content: str, max_characters: int, fmt: ExtractFormat) -> tuple[str
 
 def _tidy(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", _TRAILING_SPACE.sub("\n", text)).strip()
-
-
-def _parse(html: str) -> lxml.html.HtmlElement | None:
-    if not html.strip():
-        return None
-    try:
-        return lxml.html.fragment_fromstring(html, create_parent="div")
-    except (etree.ParserError, ValueError):
-        return None
