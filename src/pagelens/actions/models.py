@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from pagelens.actions.errors import InvalidParameterError
 from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
-from pagelens.budget.hashing import HASH_FORMAT, HASH_RE
+from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
 from pagelens.engine.models import CompactSummary
 
 NAVIGATION_ACTIONS: frozenset[str] = frozenset({"navigate", "refresh", "back", "forward", "new_tab"})

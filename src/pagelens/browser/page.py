@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from pagelens.browser import loading
 from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.world import FrameWorld
-from pagelens.budget.hashing import Unchanged, check_hash
+from pagelens.engine.hashing import Unchanged, check_hash
 from pagelens.engine.models import (
     VIEW_MODELS,
     VIEWS,

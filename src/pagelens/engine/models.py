@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pagelens.budget.hashing import view_hash
+from pagelens.engine.hashing import view_hash
 
 PageType = Literal[
     "article",
@@ -35,7 +35,7 @@ class _Model(BaseModel):
 class _View(_Model):
     @property
     def hash(self) -> str:
-        """The content hash of this view (004 §6.2.1 delta hashing; pagelens.budget.hashing):
+        """The content hash of this view (004 §6.2.1 delta hashing; pagelens.engine.hashing):
         equal for equal content, whenever it was captured."""
         return view_hash(self)
 
