@@ -55,6 +55,7 @@ class Page:
     def __init__(self, page: PlaywrightPage) -> None:
         self.playwright_page = page
         self._session: CDPSession | None = None
+        self._main_frame_id: str | None = None
         self._worlds: dict[str, FrameWorld] = {}
         self._frame_sessions: dict[Frame, CDPSession | None] = {}
 
@@ -259,8 +260,12 @@ class Page:
     async def main_world(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""
         session = await self._page_session()
-        tree = await session.send("Page.getFrameTree")
-        return self._world(session, tree["frameTree"]["frame"]["id"])
+        if self._main_frame_id is None:
+            # A tab's top frame keeps its id across navigations: asked once, not per call
+            # (every CDP round trip through Playwright's driver costs milliseconds).
+            tree = await session.send("Page.getFrameTree")
+            self._main_frame_id = tree["frameTree"]["frame"]["id"]
+        return self._world(session, self._main_frame_id)
 
     def _world(self, session: CDPSession, frame_id: str) -> FrameWorld:
         world = self._worlds.get(frame_id)
@@ -316,7 +321,7 @@ class Page:
         # Frame controls are placed and clipped in the top viewport; semantic children
         # always report boxes, so their click point can be clipped too.
         child_options = {**options, "includeBoxes": True} if mode == "semantic" else options
-        top_clip = _Rect(0, 0, *(await _viewport_size(main)))
+        top_clip = _Rect(0, 0, *(await _viewport_size(main))) if root["frames"] else _Rect(0, 0, 0, 0)
         queue = [_FrameJob(main, root["frames"], "", 0.0, 0.0, top_clip, True, 1)]
         frame_index = 0
         while queue:
@@ -507,6 +512,8 @@ def _merge_nodes(
     for container in child["scrollableContainers"]:
         container["id"] = frame.prefix + container["id"]
         view["scrollableContainers"].append(container)
+    if child.get("occlusionUnchecked"):
+        view["occlusionUnchecked"] = view.get("occlusionUnchecked", 0) + child["occlusionUnchecked"]
 
 
 def _cap_controls(view: dict[str, Any], max_controls: int) -> None:

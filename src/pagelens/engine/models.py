@@ -205,6 +205,9 @@ class SemanticView(_View):
     interactive_tree: list[SemanticNode]
     scrollableContainers: list[ScrollableContainer]
     unreachable: Unreachable | None = None
+    # In-viewport nodes not hit tested for `occ`: on a page where hit testing is slow
+    # (thousands of sibling boxes) the view stops testing after a time budget.
+    occlusionUnchecked: int | None = None
 
 
 # ---- skeleton DOM (004 §5.6)

@@ -87,24 +87,51 @@ function actDocToken() {
   return String(performance.timeOrigin);
 }
 
+// The first summary of a document costs several times a later one: the engine's code is
+// cold in a new world, and the browser computes styles and boxes on their first read.
+// The quiet window is spent waiting anyway, so a compact capture made in it (a third of
+// the way in, once the DOM has paused) and thrown away takes most of that cost out of
+// the summary that follows. Once per document (a world lives as long as its document),
+// and cut short so that it never holds the page's main thread for long.
+const WARM_UP_MS = 150;
+let actWarmedUp = false;
+
+function actWarmUp() {
+  if (actWarmedUp) return;
+  actWarmedUp = true;
+  try {
+    capture('compact', { timeoutMs: WARM_UP_MS });
+  } catch (e) {
+    // only a warm-up: the real capture reports its own errors
+  }
+}
+
 // Resolves once no mutation has happened for quietMs, or at capMs: {quiet, ms}.
 function actWaitQuiet(quietMs, capMs) {
   const started = performance.now();
   return new Promise((resolve) => {
     let quietTimer = null;
+    let warmTimer = null;
     const finish = (quiet) => {
       observer.disconnect();
       clearTimeout(quietTimer);
+      clearTimeout(warmTimer);
       clearTimeout(capTimer);
       resolve({ quiet, ms: Math.round(performance.now() - started) });
     };
-    const observer = new MutationObserver((records) => {
-      if (records.every(actIsOwnWrite)) return;
+    const restart = () => {
       clearTimeout(quietTimer);
       quietTimer = setTimeout(() => finish(true), quietMs);
+      if (!actWarmedUp) {
+        clearTimeout(warmTimer);
+        warmTimer = setTimeout(actWarmUp, quietMs / 3);
+      }
+    };
+    const observer = new MutationObserver((records) => {
+      if (!records.every(actIsOwnWrite)) restart();
     });
     observer.observe(document, ACT_MUTATION_OPTIONS);
-    quietTimer = setTimeout(() => finish(true), quietMs);
+    restart();
     const capTimer = setTimeout(() => finish(false), capMs);
   });
 }

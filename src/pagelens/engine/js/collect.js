@@ -3,15 +3,21 @@
 const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
 
 class Control {
-  constructor(el, role, rect, visible) {
+  constructor(el, role, rect) {
     this.el = el;
     this.role = role;
     this.rect = rect;
-    this.visible = visible;
     this.inViewport = intersectsViewport(rect);
+    this._visible = undefined;
     this._name = undefined;
     this.stampedId = null; // set by stampIds
     this._shown = false;
+  }
+  // Asked only by the views that show or count visible controls: the semantic view of
+  // the viewport needs it for none, and on a huge page it is a third of the scan.
+  get visible() {
+    if (this._visible === undefined) this._visible = isVisible(this.el, this.rect);
+    return this._visible;
   }
   get name() {
     if (this._name === undefined) this._name = accessibleName(this.el);
@@ -54,7 +60,7 @@ function scanPage(deadline) {
     if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();
-        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect, true));
+        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect));
       }
       return false;
     }
@@ -66,7 +72,7 @@ function scanPage(deadline) {
     if (!isRendered(el)) return true;
     const rect = boxOf(el);
     if (rect.width <= 0 || rect.height <= 0) return true;
-    scan.controls.push(new Control(el, role, rect, isVisible(el, rect)));
+    scan.controls.push(new Control(el, role, rect));
     return true;
   }, scan.shadowRoots);
   stampIds(scan);

@@ -13,7 +13,11 @@ const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complement
 // component prefix ("footer-bottom", "nav_main"). Tokens that merely contain the name
 // ("l-sidebar-fixed", "content-with-sidebar", "article-header") are layout wrappers
 // around the content itself.
-const CHROME_NAME_RE = /^(nav|navbar|navigation|menu|mainmenu|sidebar|footer|header|masthead|breadcrumbs?|topbar|toolbar|cookies?|cookie-banner|cookie-notice)([-_].*)?$/i;
+const CHROME_NAMES = 'nav|navbar|navigation|menu|mainmenu|sidebar|footer|header|masthead|breadcrumbs?|topbar|toolbar|cookies?|cookie-banner|cookie-notice';
+const CHROME_NAME_RE = new RegExp(`^(${CHROME_NAMES})([-_].*)?$`, 'i');
+// The same test on a whole class attribute at once (one regex run per element, not one
+// per class token: this is asked for every ancestor of the page's text).
+const CHROME_CLASS_RE = new RegExp(`(^|\\s)(${CHROME_NAMES})([-_]\\S*)?(\\s|$)`, 'i');
 
 const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em',
   'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u',
@@ -27,8 +31,12 @@ function isInlineTag(tag) {
 // with spaces, so a Chinese paragraph would otherwise count as a single word).
 const WORD_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*/gu;
 
+// The same words in ASCII text, where Unicode property classes are needlessly slow.
+const ASCII_TEXT_RE = /^[\x00-\x7f]*$/;
+const ASCII_WORD_RE = /[A-Za-z0-9][A-Za-z0-9'-]*/g;
+
 function countWords(text) {
-  const matches = text.match(WORD_RE);
+  const matches = text.match(ASCII_TEXT_RE.test(text) ? ASCII_WORD_RE : WORD_RE);
   return matches ? matches.length : 0;
 }
 
@@ -43,8 +51,8 @@ function namedChrome(el) {
   // getAttribute: on a <form>, a field named "id" shadows the id property.
   const id = el.getAttribute('id');
   if (id && CHROME_NAME_RE.test(id)) return true;
-  for (const token of el.classList) if (CHROME_NAME_RE.test(token)) return true;
-  return false;
+  const classes = el.getAttribute('class');
+  return !!classes && CHROME_CLASS_RE.test(classes);
 }
 
 // Names are only hints: a wrapper holding most of the page's text is layout, whatever
@@ -63,6 +71,21 @@ function holdsMostOfPage(el) {
 // chrome; they are also credited to their parent and grandparent, so the container
 // holding an article's paragraphs collects the most prose (`topCluster`), as in
 // Readability.
+function isReadText(el) {
+  const tag = el.localName;
+  return !SKIP_TAGS.has(tag) && tag !== 'textarea' && tag !== 'option';
+}
+
+// The node after `walker`'s current node and its subtree, staying inside `root`.
+function nextOutside(walker, root) {
+  for (;;) {
+    if (walker.currentNode === root) return null;
+    const sibling = walker.nextSibling();
+    if (sibling) return sibling;
+    if (!walker.parentNode()) return null;
+  }
+}
+
 class TextStats {
   constructor(root, deadline = null) {
     pageChars = { body: null, chars: 0 }; // the page may have changed since the last capture
@@ -76,7 +99,10 @@ class TextStats {
     this.textLength = 0;
     this._parents = new Map();
     this._chrome = new Map();
-    if (root) this.collect(root, deadline);
+    if (root) {
+      this.collect(root, deadline);
+      this.measureProse();
+    }
   }
 
   chromeOf(el) {
@@ -101,36 +127,52 @@ class TextStats {
     return info;
   }
 
-  // A huge page past the capture's deadline is measured on the text read so far.
+  // Text nodes in document order, as a TreeWalker gives them, but passing over what is
+  // never read: skipped tags and the content of a closed <details> (its <summary> is
+  // read). Asking whether that content shows makes the browser lay it out, which on a
+  // page of many made every later geometry read slow. A huge page past the capture's
+  // deadline is measured on the text read so far.
   collect(root, deadline) {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     let read = 0;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    let node = walker.nextNode();
+    while (node) {
       if (deadline && (deadline.hit || ((++read & 1023) === 0 && deadline.expired()))) break;
-      const parent = node.parentElement;
-      if (!parent || SKIP_TAGS.has(parent.localName) || parent.localName === 'textarea' ||
-          parent.localName === 'option') continue;
-      const data = node.data;
-      if (!data.trim()) continue;
-      const info = this.parentInfo(parent);
-      if (!info) continue;
-      const words = countWords(data);
-      if (!words) continue;
-      let block = this.blocks.get(info.block);
-      if (!block) {
-        block = { words: 0, linkWords: 0 };
-        this.blocks.set(info.block, block);
+      if (node.nodeType === 3) {
+        this.addText(node);
+      } else if (!isReadText(node)) {
+        node = nextOutside(walker, root);
+        continue;
+      } else if (node.localName === 'details' && !node.open) {
+        const summary = Array.from(node.children).find((c) => c.localName === 'summary');
+        if (summary) this.collect(summary, deadline);
+        node = nextOutside(walker, root);
+        continue;
       }
-      block.words += words;
-      if (info.link) block.linkWords += words;
-      this.words += words;
-      if (info.link) this.linkWords += words;
-      if (this.textLength < 20000) {
-        this.text.push(data);
-        this.textLength += data.length;
-      }
+      node = walker.nextNode();
     }
-    this.measureProse();
+  }
+
+  addText(node) {
+    const data = node.data;
+    if (!data.trim()) return;
+    const info = this.parentInfo(node.parentElement);
+    if (!info) return;
+    const words = countWords(data);
+    if (!words) return;
+    let block = this.blocks.get(info.block);
+    if (!block) {
+      block = { words: 0, linkWords: 0 };
+      this.blocks.set(info.block, block);
+    }
+    block.words += words;
+    if (info.link) block.linkWords += words;
+    this.words += words;
+    if (info.link) this.linkWords += words;
+    if (this.textLength < 20000) {
+      this.text.push(data);
+      this.textLength += data.length;
+    }
   }
 
   measureProse() {

@@ -187,8 +187,15 @@ function getRole(el) {
   return role;
 }
 
+// Elements whose own role can be one an agent acts on; any other element is a control
+// only through one of these attributes. Most elements of a page are neither, and are
+// passed over without computing a role.
+const CONTROL_TAGS = new Set(['a', 'area', 'button', 'input', 'select', 'textarea', 'option', 'summary']);
+const CONTROL_ATTRIBUTES = '[role], [tabindex], [onclick], [contenteditable]';
+
 // The role an agent acts through, or null when the element is not a control.
 function interactiveRole(el) {
+  if (!CONTROL_TAGS.has(el.localName) && !el.matches(CONTROL_ATTRIBUTES)) return null;
   const role = getRole(el);
   if (role && (INTERACTIVE_ROLES.has(role) || role === 'color' || role === 'date')) {
     if (role === 'option' && el.localName === 'option') return null; // part of its <select>

@@ -26,7 +26,10 @@ function cssString(value) {
 }
 
 class SelectorBuilder {
-  constructor(shadowRoots) {
+  // `few`: for a handful of selectors (the summary's actions), each candidate is counted
+  // by the browser's querySelectorAll, which costs less than indexing a large page.
+  constructor(shadowRoots, { few = false } = {}) {
+    this.few = few;
     this.roots = [document, ...shadowRoots];
     this.quirks = document.compatMode === 'BackCompat';
     this.counts = null;
@@ -68,9 +71,23 @@ class SelectorBuilder {
     return this.quirks ? asciiLower(id) : id;
   }
 
+  // How many elements `selector` matches in all roots, counting no further than 2.
+  countMatches(selector) {
+    let count = 0;
+    for (const root of this.roots) {
+      count += root.querySelectorAll(selector).length;
+      if (count > 1) break;
+    }
+    return count;
+  }
+
+  idIsUnique(id) {
+    return this.few ? this.countMatches('#' + CSS.escape(id)) === 1 : this.index().get('#' + this.idKey(id)) === 1;
+  }
+
   uniqueBy(key, selector, el) {
-    if (this.index().get(key) !== 1) return null;
     try {
+      if (this.few ? this.countMatches(selector) !== 1 : this.index().get(key) !== 1) return null;
       return el.matches(selector) ? selector : null;
     } catch (e) {
       return null;
@@ -254,6 +271,14 @@ class SelectorBuilder {
     return index;
   }
 
+  // Whether the path `steps` (its text: `selector`) matches `el` and nothing else.
+  isOnlyMatch(el, steps, selector) {
+    if (!safeMatches(el, selector)) return false;
+    if (this.few) return this.countMatches(selector) === 1;
+    const set = this.matches(steps);
+    return set.length === 1 && set[0] === el;
+  }
+
   path(el) {
     const steps = [];
     let cur = el;
@@ -262,12 +287,11 @@ class SelectorBuilder {
       const selector = pathKey(steps);
       const parent = cur.parentElement;
       // Anchored at a parent with a usable id, uniqueness is checked in that subtree only.
-      if (parent && parent.id && !looksGenerated(parent.id) && this.index().get('#' + this.idKey(parent.id)) === 1) {
+      if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
         const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
         if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
       }
-      const set = this.matches(steps);
-      if (set.length === 1 && set[0] === el && safeMatches(el, selector)) return selector;
+      if (this.isOnlyMatch(el, steps, selector)) return selector;
       cur = parent;
     }
     return null;

@@ -348,7 +348,7 @@ function summaryView(scan, mode, deadline) {
   const wordCount = stats.words;
   const secrets = valuesToRedact(scan);
   if (mode === 'compact') {
-    const builder = new SelectorBuilder(scan.shadowRoots);
+    const builder = new SelectorBuilder(scan.shadowRoots, { few: true });
     return fitCompactBudget(redactSummary({
       type, title, headings,
       primary_actions: primaryActions(scan, mainNode, builder, limits.actions),

@@ -64,9 +64,10 @@ function isShownByStyle(el) {
 // without a box of their own (display:contents, <area>, <option>) and content skipped by
 // content-visibility are not hidden unless an ancestor is display:none.
 function isHiddenByStyle(el) {
+  if (isShownByStyle(el)) return false; // the common case, answered without reading the style
   const style = styleOf(el);
   if (style.display === 'none' || style.visibility !== 'visible') return true;
-  if (isShownByStyle(el) || el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  if (el.checkVisibility({ checkVisibilityCSS: true })) return false;
   return !!closestComposed(composedParent(el), (a) => styleOf(a).display === 'none');
 }
 
@@ -107,16 +108,20 @@ function clipsToNothing(el) {
   return clipped;
 }
 
-// Most elements neither clip nor hide their overflow: three style reads settle it, and
-// only an element that hides its overflow has its box measured.
+// The visually-hidden patterns take the element out of the flow (position absolute or
+// fixed) and clip it to nothing, or squeeze it into a box of at most 1px that hides its
+// overflow. Most elements do neither: two style reads settle it, and only an element
+// that hides its overflow has its box measured.
 function measureClip(el) {
   const style = styleOf(el);
-  if (style.clipPath !== 'none' && style.clipPath.startsWith('inset(50%')) return true;
-  if (style.position === 'absolute' || style.position === 'fixed') {
+  const position = style.position;
+  if (position === 'absolute' || position === 'fixed') {
+    if (style.clipPath.startsWith('inset(50%')) return true;
     if (/rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)/.test(style.clip)) return true;
   }
+  const overflow = style.overflow; // "visible", or the x and y values when they differ
+  if (overflow === 'visible' || style.display === 'contents') return false;
   const hidesX = style.overflowX !== 'visible', hidesY = style.overflowY !== 'visible';
-  if ((!hidesX && !hidesY) || style.display === 'contents') return false;
   const box = el.getBoundingClientRect();
   return (hidesX && box.width <= 1) || (hidesY && box.height <= 1);
 }

@@ -1,0 +1,133 @@
+"""Where the engine spends its time: V8's sampling profiler over warm captures of one view.
+
+    python -m bench.profile --nodes 100000 --view semantic
+    python -m bench.profile --file page.html --view compact --top 40
+
+Loads a generated page (or a file), takes one capture to warm up, then profiles
+`--repeat` captures and prints the engine's functions by self time and by total time
+(time with the functions they call; recursion counted once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import tempfile
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+import pagelens
+from bench.generate import generate_page
+from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.engine import VIEWS, engine_source
+
+SAMPLING_INTERVAL_US = 200
+
+
+@cache
+def engine_modules() -> list[tuple[int, str]]:
+    """(first line, module name) of each module in the concatenated engine script."""
+    lines = engine_source().splitlines()
+    return [(n, text[len("// ---- ") :]) for n, text in enumerate(lines, start=1) if text.startswith("// ---- ")]
+
+
+def engine_location(line: int) -> str:
+    """`module.js:line` for a 1-based line of the concatenated engine script."""
+    starts = engine_modules()
+    index = bisect.bisect_right(starts, (line, "\uffff")) - 1
+    if index < 0:
+        return f"engine:{line}"
+    start, module = starts[index]
+    return f"{module}:{line - start}"
+
+
+def function_times(profile: dict[str, Any]) -> tuple[Counter[str], Counter[str], float]:
+    """Self and total milliseconds per function, and the profile's length in ms."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    parent: dict[int, int] = {}
+    for node in profile["nodes"]:
+        for child in node.get("children", ()):
+            parent[child] = node["id"]
+
+    def label(node: dict[str, Any]) -> str:
+        frame = node["callFrame"]
+        name = frame["functionName"] or "(anonymous)"
+        if frame["lineNumber"] < 0 or frame["url"]:  # native, or a script of the page's
+            return name
+        return f"{name} {engine_location(frame['lineNumber'] + 1)}"
+
+    self_ms: Counter[str] = Counter()
+    total_ms: Counter[str] = Counter()
+    deltas = profile.get("timeDeltas", [])
+    for index, sample in enumerate(profile.get("samples", [])):
+        ms = deltas[index + 1] / 1000 if index + 1 < len(deltas) else 0.0
+        node = nodes[sample]
+        self_ms[label(node)] += ms
+        seen = set()
+        node_id: int | None = sample
+        while node_id is not None:
+            name = label(nodes[node_id])
+            if name not in seen:
+                seen.add(name)
+                total_ms[name] += ms
+            node_id = parent.get(node_id)
+    return self_ms, total_ms, (profile["endTime"] - profile["startTime"]) / 1000
+
+
+async def profile_view(url: str, view: str, repeat: int, headed: bool) -> dict[str, Any]:
+    async with pagelens.launch(headless=not headed, allowed_hosts=LOOPBACK_HOSTS) as browser:
+        page = await browser.new_page()
+        await page.goto(url, timeout=120)
+        await page.snapshot(view, timeout=120)
+        session = await page.playwright_page.context.new_cdp_session(page.playwright_page)
+        await session.send("Profiler.enable")
+        await session.send("Profiler.setSamplingInterval", {"interval": SAMPLING_INTERVAL_US})
+        await session.send("Profiler.start")
+        for _ in range(repeat):
+            await page.snapshot(view, timeout=120)
+        return (await session.send("Profiler.stop"))["profile"]
+
+
+def render(console: Console, profile: dict[str, Any], view: str, repeat: int, top: int) -> None:
+    self_ms, total_ms, length = function_times(profile)
+    skip = {"(root)", "(program)", "(idle)"}
+    for title, counts in (("self", self_ms), ("total", total_ms)):
+        table = Table(title=f"{view}: {title} time over {repeat} captures ({length:,.0f} ms profiled)")
+        table.add_column("function  module:line")
+        table.add_column("ms", justify="right")
+        table.add_column("ms / capture", justify="right")
+        table.add_column("share", justify="right")
+        for name, ms in [(n, ms) for n, ms in counts.most_common() if n not in skip][:top]:
+            table.add_row(name, f"{ms:,.1f}", f"{ms / repeat:,.1f}", f"{ms / length:.1%}")
+        console.print(table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--nodes", type=int, default=100_000, help="size of the generated page")
+    source.add_argument("--file", type=Path, help="an HTML file to profile instead (served from its folder)")
+    parser.add_argument("--view", choices=VIEWS, default="compact")
+    parser.add_argument("--repeat", type=int, default=3, help="profiled captures")
+    parser.add_argument("--top", type=int, default=30, help="rows per table")
+    parser.add_argument("--headed", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pagelens-profile-") as folder:
+        if args.file:  # served from its own folder, so its saved assets load too
+            folder, name = str(args.file.resolve().parent), args.file.name
+        else:
+            name = "page.html"
+            (Path(folder) / name).write_text(generate_page(args.nodes, seed=args.nodes), encoding="utf-8")
+        with pagelens.serve_directory(folder) as base_url:
+            profile = asyncio.run(profile_view(f"{base_url}{name}", args.view, args.repeat, args.headed))
+    render(Console(), profile, args.view, args.repeat, args.top)
+
+
+if __name__ == "__main__":
+    main()
