@@ -65,12 +65,8 @@ function holdsMostOfPage(el) {
   return textLength(el) > 0.4 * pageChars.chars;
 }
 
-// Statistics of the page's visible text, in one pass over its text nodes. A "block" is
-// the nearest non-inline ancestor of a text run (a paragraph, a list item, a cell).
-// Prose blocks are blocks of running text (>= 20 words, few of them links) outside page
-// chrome; they are also credited to their parent and grandparent, so the container
-// holding an article's paragraphs collects the most prose (`topCluster`), as in
-// Readability.
+const NON_SPACE_RE = /\S/;
+
 function isReadText(el) {
   const tag = el.localName;
   return !SKIP_TAGS.has(tag) && tag !== 'textarea' && tag !== 'option';
@@ -86,6 +82,12 @@ function nextOutside(walker, root) {
   }
 }
 
+// Statistics of the page's visible text, in one pass over its text nodes. A "block" is
+// the nearest non-inline ancestor of a text run (a paragraph, a list item, a cell).
+// Prose blocks are blocks of running text (>= 20 words, few of them links) outside page
+// chrome; they are also credited to their parent and grandparent, so the container
+// holding an article's paragraphs collects the most prose (`topCluster`), as in
+// Readability.
 class TextStats {
   constructor(root, deadline = null) {
     pageChars = { body: null, chars: 0 }; // the page may have changed since the last capture
@@ -155,7 +157,7 @@ class TextStats {
 
   addText(node) {
     const data = node.data;
-    if (!data.trim()) return;
+    if (!NON_SPACE_RE.test(data)) return; // the whitespace between tags: most text nodes
     const info = this.parentInfo(node.parentElement);
     if (!info) return;
     const words = countWords(data);

@@ -37,7 +37,7 @@ class SelectorBuilder {
     this.matchSets = new Map(); // path selector -> the elements it matches
     this.groupSets = new Map(); // path selector -> its matches grouped by the ancestor above
     this.childIndexes = new Map(); // element -> its children by tag and position
-    this.positions = new Map(); // element -> { index, same } among same-type siblings
+    this.positions = new Map(); // element -> { index, group: { count } } among same-type siblings
     this.steps = new Map(); // element -> its path step
     this.lowered = new Map(); // element -> its class names in lower case (quirks mode)
   }
@@ -128,16 +128,16 @@ class SelectorBuilder {
     let pos = this.positions.get(el);
     if (pos) return pos;
     const parent = el.parentNode;
-    const seen = new Map();
-    const members = [];
+    const seen = new Map(); // type -> { count } shared by the siblings of that type
     for (let sib = parent ? parent.firstElementChild : el; sib; sib = sib.nextElementSibling) {
-      const type = `${sib.namespaceURI}|${sib.localName}`;
-      const index = (seen.get(type) || 0) + 1;
-      seen.set(type, index);
-      members.push([sib, type, index]);
+      // An HTML element's type is its local name (no string to build for most siblings).
+      const type = sib.namespaceURI === HTML_NS ? sib.localName : `${sib.namespaceURI}|${sib.localName}`;
+      let group = seen.get(type);
+      if (!group) seen.set(type, (group = { count: 0 }));
+      group.count++;
+      this.positions.set(sib, { index: group.count, group });
       if (!parent) break;
     }
-    for (const [sib, type, index] of members) this.positions.set(sib, { index, same: seen.get(type) });
     return this.positions.get(el);
   }
 
@@ -147,7 +147,7 @@ class SelectorBuilder {
     let step = this.steps.get(el);
     if (step) return step;
     const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-    const nth = el.parentElement && this.position(el).same > 1 ? this.position(el).index : 0;
+    const nth = el.parentElement && this.position(el).group.count > 1 ? this.position(el).index : 0;
     let text = CSS.escape(el.localName);
     for (const c of classes) text += '.' + CSS.escape(c);
     if (nth) text += `:nth-of-type(${nth})`;
