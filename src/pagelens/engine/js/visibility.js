@@ -133,8 +133,16 @@ function isVisible(el, rect) {
   return !isClippedAway(el, rect);
 }
 
+const viewportCache = runScopedMap();
+
+// Asked for every control (whether it is in the viewport): read once per run.
 function viewportSize() {
-  return { width: window.innerWidth, height: window.innerHeight };
+  let size = viewportCache.get(window);
+  if (!size) {
+    size = { width: window.innerWidth, height: window.innerHeight };
+    viewportCache.set(window, size);
+  }
+  return size;
 }
 
 function intersectsViewport(rect) {
