@@ -54,6 +54,7 @@ class Agreement:
 
 async def measure(page: pagelens.Page) -> Agreement:
     tree = await page.semantic_tree(include_offscreen=False, include_boxes=True)
+    assert tree.occlusionUnchecked is None  # an ordinary page is hit tested in full
     nodes = tree.interactive_tree
     truth = await page.playwright_page.evaluate(_HIT_TEST_JS, [n.i for n in nodes])
     agree = 0
@@ -155,3 +156,16 @@ async def test_sticky_header(page: pagelens.Page, fixtures_url: str, scroll_y: i
             assert result.occluded[f"Open {i}"] is True, i
         if 96 + 2 < centre < 800 - 80:
             assert result.occluded[f"Open {i}"] is False, i
+
+
+async def test_slow_hit_testing_is_cut_short_and_counted(page: pagelens.Page) -> None:
+    """A hit test walks the sibling boxes: among 20,000 siblings it takes milliseconds
+    (here ~2.5 ms), so the 2,000 small buttons filling the viewport would take seconds. The
+    view stops at its time budget and counts the in-viewport nodes left untested."""
+    count = 2000
+    buttons = "".join(f'<button style="width:20px;height:12px;padding:0">{i}</button>' for i in range(count))
+    await page.set_content(f"<body style='margin:0'><div>{buttons}{'<p>x</p>' * 20_000}</div></body>")
+    tree = await page.semantic_tree()
+    assert len(tree.interactive_tree) == count
+    assert tree.occlusionUnchecked is not None and count // 2 < tree.occlusionUnchecked < count
+    assert not any(node.occ for node in tree.interactive_tree)

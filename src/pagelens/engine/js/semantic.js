@@ -98,12 +98,9 @@ function semanticView(scan, options) {
     if (options.includeBoxes) node.box = [round(r.left), round(r.top), round(r.width), round(r.height)];
     const scr = scrollInfo(el);
     if (scr) node.scr = scr;
-    if (!control.inViewport) {
-      // off-screen: nothing to hit test
-    } else if (performance.now() > occlusionEnd) {
-      occlusionUnchecked++;
-    } else if (isOccluded(el, r)) {
-      node.occ = true;
+    if (control.inViewport) {
+      if (performance.now() > occlusionEnd) occlusionUnchecked++;
+      else if (isOccluded(el, r)) node.occ = true;
     }
     tree.push(node);
   }
