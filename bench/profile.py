@@ -32,9 +32,14 @@ SAMPLING_INTERVAL_US = 200
 
 @cache
 def engine_modules() -> list[tuple[int, str]]:
-    """(first line, module name) of each module in the concatenated engine script."""
+    """(first line, module name) of each module in the concatenated engine script (module
+    headers are `// ---- name.js`; the modules' own section rules do not end in `.js`)."""
     lines = engine_source().splitlines()
-    return [(n, text[len("// ---- ") :]) for n, text in enumerate(lines, start=1) if text.startswith("// ---- ")]
+    return [
+        (n, text[len("// ---- ") :])
+        for n, text in enumerate(lines, start=1)
+        if text.startswith("// ---- ") and text.endswith(".js")
+    ]
 
 
 def engine_location(line: int) -> str:
