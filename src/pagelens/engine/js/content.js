@@ -19,6 +19,9 @@ const CHROME_NAME_RE = new RegExp(`^(${CHROME_NAMES})([-_].*)?$`, 'i');
 // per class token: this is asked for every ancestor of the page's text).
 const CHROME_CLASS_RE = new RegExp(`(^|\\s)(${CHROME_NAMES})([-_]\\S*)?(\\s|$)`, 'i');
 
+// Field contents are values, not page text.
+const VALUE_TAGS = new Set(['textarea', 'option', 'select']);
+
 const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em',
   'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u',
   'var', 'font', 'label', 'img', 'wbr', 'del', 'ins', 'tt', 'big', 'nobr']);
@@ -68,8 +71,7 @@ function holdsMostOfPage(el) {
 const NON_SPACE_RE = /\S/;
 
 function isReadText(el) {
-  const tag = el.localName;
-  return !SKIP_TAGS.has(tag) && tag !== 'textarea' && tag !== 'option';
+  return !SKIP_TAGS.has(el.localName) && !VALUE_TAGS.has(el.localName);
 }
 
 // The node after `walker`'s current node and its subtree, staying inside `root`.
@@ -248,7 +250,6 @@ function isChrome(el) {
 // in"): a link boundary between two letters becomes a space, one beside punctuation or a
 // space disappears. Field contents (textarea, option) are values, not page text.
 const LINK_EDGE = '\u0001';
-const VALUE_TAGS = new Set(['textarea', 'option', 'select']);
 // Figures (images and their captions) interrupt the running text of a preview.
 const FIGURE_TAGS = new Set(['figure', 'figcaption', 'picture']);
 
