@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import pagelens
 from bench.axtruth import ax_ground_truth, chromium_name, corpus_agreement, engine_evaluate, offline_browser
 from bench.corpus import corpus_pages
@@ -124,6 +126,51 @@ async def test_rendered_text_and_generated_content(page: pagelens.Page) -> None:
             ),
         ],
     )
+
+
+async def test_generated_content_from_every_kind_of_rule(page: pagelens.Page) -> None:
+    """Pseudo styles are read only for elements some ::before/::after rule can match
+    (engine/js/pseudo.js): every way a rule can reach an element is still seen."""
+    style = (
+        "<style>"
+        '#go::after{content:" go"} a.more::before{content:"more "} nav .item::after{content:" item"}'
+        ' [data-icon]::before{content:attr(data-icon) " "} .tools > ::before{content:"tag "}'
+        ' .tip:not(.off)::after{content:" tip"} @media all { .m::before{content:"media "} }'
+        ' @layer base { .l::before{content:"layer "} } .caf\\e9::before{content:"cafe "}'
+        ' .nest { &::after{content:" nested"} } .plain::before{color:red}'
+        "</style>"
+    )
+    await assert_names(
+        page,
+        [
+            ("id", f"{style}<a href=# id=go data-k=id>Id</a>", "Id go"),
+            ("class", "<a href=# class=more data-k=class>Class</a>", "more Class"),
+            ("descendant", "<nav><a href=# class=item data-k=descendant>Nav</a></nav>", "Nav item"),
+            ("outside", "<a href=# class=item data-k=outside>Outside</a>", "Outside"),
+            ("attribute", "<a href=# data-icon=@ data-k=attribute>Mail</a>", "@ Mail"),
+            ("child", "<a href=# class=tools data-k=child><span>Tools</span></a>", "tag Tools"),
+            ("pseudo-class", "<a href=# class=tip data-k=pseudo-class>Tip</a>", "Tip tip"),
+            ("negated", "<a href=# class='tip off' data-k=negated>Off</a>", "Off"),
+            ("media", "<a href=# class=m data-k=media>Media</a>", "media Media"),
+            ("layer", "<a href=# class=l data-k=layer>Layer</a>", "layer Layer"),
+            ("non-ascii", "<a href=# class=caf\u00e9 data-k=non-ascii>Cafe</a>", "cafe Cafe"),
+            ("nested", "<a href=# class=nest data-k=nested>Nest</a>", "Nest nested"),
+            ("no-content", "<a href=# class=plain data-k=no-content>Plain</a>", "Plain"),
+            ("quote", "<a href=# data-k=quote><q>Hi</q></a>", "\u201cHi\u201d"),
+            ("quotes", """<a href=# data-k=quotes><q style='quotes:"<<" ">>"'>Hi</q></a>""", "<<Hi>>"),
+        ],
+    )
+
+
+async def test_generated_content_of_rules_added_later(page: pagelens.Page) -> None:
+    html = "<style>.x{color:red}</style><a href=# class=late data-k=late>Late</a>"
+    assert (await names_by_key(page, html))["late"] == "Late"
+    await engine_evaluate(page, "document.styleSheets[0].insertRule('.late::before{content:\"new \"}', 1)")
+    names = await engine_evaluate(
+        page, "__pagelensDebug.accessibleName(document.querySelector('[data-k=late]'))"
+    )
+    assert names == "new Late"
+    assert await chromium_name(page, "document.querySelector('[data-k=late]')") == "new Late"
 
 
 async def test_containers_that_do_not_lend_their_content(page: pagelens.Page) -> None:
@@ -277,6 +324,39 @@ async def test_visibility_primitives(page: pagelens.Page) -> None:
         "clipped": [True, False],
         "plain": [True, True],
     }
+
+
+CLIPPING_STYLE = (
+    "<style>.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}"
+    " .vh{position:absolute;clip-path:inset(50%)} @media all { .collapsed{height:0;overflow:hidden} }"
+    " .scroller{height:40px;overflow:auto}</style>"
+)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param(CLIPPING_STYLE, id="sheets-read"),
+        # A sheet from another origin cannot be surveyed: every element's style is read.
+        pytest.param(f'<link rel=stylesheet href="https://cdn.example.com/a.css">{CLIPPING_STYLE}', id="sheets-opaque"),
+    ],
+)
+async def test_clipping_by_style_rules(page: pagelens.Page, head: str) -> None:
+    """The visually-hidden patterns and collapsed menus, styled by class rules (in a
+    media rule too), whether or not the engine can read the page's style sheets."""
+    await page.set_content(f"""<!doctype html><html><head>{head}</head><body>
+      <span class=sr-only><button data-k=in-sr-only>a</button></span>
+      <button class=vh data-k=clip-path>b</button>
+      <div class=collapsed><ul><li><a href=# data-k=collapsed-menu>c</a></li></ul></div>
+      <div class=scroller><button data-k=in-scroller>d</button></div>
+      <button data-k=plain>e</button></body></html>""")
+    visible = await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
+        " (e) => [e.dataset.k, __pagelensDebug.isVisible(e)]))",
+    )
+    expected = {"in-sr-only": False, "clip-path": False, "collapsed-menu": False, "in-scroller": True, "plain": True}
+    assert visible == expected
 
 
 async def test_names_are_recomputed_on_each_capture(page: pagelens.Page) -> None:

@@ -572,10 +572,9 @@ function transformText(text, transform) {
 
 // ::before / ::after content as a child of its element, or null when there is none.
 function pseudoPiece(el, which) {
-  const style = getComputedStyle(el, which);
+  const style = pseudoStyle(el, which);
+  if (!style || style.visibility !== 'visible') return null;
   const content = style.content;
-  if (!content || content === 'none' || content === 'normal' || style.display === 'none') return null;
-  if (style.visibility !== 'visible') return null;
   const slash = splitAltText(content);
   const strings = cssStrings(el, slash ? slash.alt : content);
   const part = slash ? piece(strings, 'cssalt') : piece(transformText(strings, style.textTransform), 'contents');
@@ -622,13 +621,25 @@ function splitAltText(content) {
 // quotes and images (whose url() strings are addresses, not text) carry none.
 function cssStrings(el, value) {
   let out = '';
-  const re = /(?:url|image-set|-webkit-image-set)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^)\s]+)\s*\)/g;
+  const re = /(?:url|image-set|-webkit-image-set)\((?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^)])*\)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([^)\s]+)\s*\)|\b(open|close)-quote\b/g;
   let m;
   while ((m = re.exec(value))) {
     if (m[3]) out += el.getAttribute(m[3]) || '';
+    else if (m[4]) out += quoteMark(el, m[4] === 'open');
     else if (m[1] !== undefined || m[2] !== undefined) out += unescapeCss(m[1] !== undefined ? m[1] : m[2]);
   }
   return out;
+}
+
+// The quotation mark of a <q> (or any open-quote/close-quote content): from the element's
+// `quotes`, else the typographic quotes Chromium uses by default, single ones when nested.
+function quoteMark(el, open) {
+  const depth = el.parentElement && el.parentElement.closest('q') ? 1 : 0;
+  const marks = Array.from(styleOf(el).quotes.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g),
+    (m) => unescapeCss(m[1] !== undefined ? m[1] : m[2]));
+  const defaults = depth ? ['\u2018', '\u2019'] : ['\u201c', '\u201d'];
+  const pair = marks.length >= 2 ? marks.slice(Math.min(depth, (marks.length >> 1) - 1) * 2) : defaults;
+  return open ? pair[0] : pair[1];
 }
 
 function unescapeCss(text) {
@@ -708,8 +719,7 @@ function nextAbsolute(node) {
 }
 
 function hasPseudo(el, which) {
-  const style = getComputedStyle(el, which);
-  return !!style.content && style.content !== 'none' && style.content !== 'normal' && style.display !== 'none';
+  return pseudoStyle(el, which) !== null;
 }
 
 function enclosingBox(node) {
@@ -724,7 +734,7 @@ function enclosingBox(node) {
 // a line break, a space of its own), so this whitespace adds nothing.
 function canIgnoreSpaceNextTo(node, isAfter, depth) {
   if (node instanceof PseudoRef) {
-    const style = getComputedStyle(node.el, node.which);
+    const style = pseudoStyle(node.el, node.which);
     if (!style.display.startsWith('inline')) return true;
     const text = cssStrings(node.el, style.content);
     if (!text) return false;

@@ -120,14 +120,13 @@ const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'd
 function formGroups(scan) {
   const groups = new Map();
   for (const control of scan.controls) {
-    if (!control.visible) continue;
     const el = control.el;
     const tag = el.localName;
     const type = (el.getAttribute('type') || '').toLowerCase();
     const isField = tag === 'select' || tag === 'textarea' ||
       (tag === 'input' && !['submit', 'button', 'reset', 'image', 'hidden'].includes(type)) ||
       (control.role === 'textbox' && el.isContentEditable);
-    if (!isField) continue;
+    if (!isField || !control.visible) continue;
     const form = el.form || el.closest('form');
     let group = groups.get(form);
     if (!group) {
@@ -235,40 +234,48 @@ function visibleHeadingText(levels) {
   return out.join(' | ');
 }
 
-// Everything the rules look at, measured once. `stats` is the page's TextStats.
+// Everything the rules look at, each measured when a rule first reads it: the rules stop
+// at their first match, and most pages are decided before the costly signals (forms,
+// listings, charts, cart buttons) are asked for. `stats` is the page's TextStats.
 function pageSignals(scan, stats) {
-  const forms = formGroups(scan);
-  let controls = 0, links = 0;
-  for (const c of scan.controls) {
-    if (!c.visible) continue;
-    controls++;
-    if (c.role === 'link') links++;
-  }
-  const query = (forms.find((f) => f.filledQuery) || {}).filledQuery || '';
   const title = normalizeSpace(document.title);
-  return {
-    title,
-    h1: visibleHeadingText('h1'),
-    headings: visibleHeadingText('h1, h2, h3'),
-    words: stats.words,
-    linkDensity: stats.linkDensity,
-    proseWords: stats.proseWords,
-    topCluster: stats.topCluster,
-    links,
-    controls,
-    forms,
-    query,
+  return lazySignals({ title, words: stats.words, linkDensity: stats.linkDensity, proseWords: stats.proseWords,
+    topCluster: stats.topCluster }, {
+    h1: () => visibleHeadingText('h1'),
+    headings: () => visibleHeadingText('h1, h2, h3'),
+    links: () => scan.controls.filter((c) => c.role === 'link' && c.visible).length,
+    controls: () => scan.controls.filter((c) => c.visible).length,
+    forms: () => formGroups(scan),
+    query() { return (this.forms.find((f) => f.filledQuery) || {}).filledQuery || ''; },
     // Titles of result pages repeat the query, often shortened ("a long query…").
-    queryInTitle: !!query && title.toLowerCase().includes(query.toLowerCase().slice(0, 30)),
-    resultsText: RESULTS_RE.test(stats.sample),
-    charts: chartCount(),
-    listingItems: listingItems(scan, stats),
+    queryInTitle() { return !!this.query && title.toLowerCase().includes(this.query.toLowerCase().slice(0, 30)); },
+    resultsText: () => RESULTS_RE.test(stats.sample),
+    charts: chartCount,
+    listingItems: () => listingItems(scan, stats),
     // One page of a paginated series (rel=next), the shape of listings and result pages.
-    paginated: !!document.querySelector('link[rel~="next" i], a[rel~="next" i]'),
-    cart: cartButtons(),
-    ogType: metaContent('meta[property="og:type"]'),
-    declared: declaredTypes(),
-  };
+    paginated: () => !!document.querySelector('link[rel~="next" i], a[rel~="next" i]'),
+    cart: cartButtons,
+    ogType: () => metaContent('meta[property="og:type"]'),
+    declared: declaredTypes,
+    largestForm() { return largestForm(this); },
+  });
+}
+
+// `signals` with a property per `measures` entry, computed (with `this` the signals) on
+// first read and then kept.
+function lazySignals(signals, measures) {
+  for (const [name, measure] of Object.entries(measures)) {
+    Object.defineProperty(signals, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const value = measure.call(signals);
+        Object.defineProperty(signals, name, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return signals;
 }
 
 const ARTICLE_TYPES_RE = /^(article|newsarticle|blogposting|reportagenewsarticle|analysisnewsarticle|opinionnewsarticle|reviewnewsarticle|backgroundnewsarticle|techarticle|scholarlyarticle|report|liveblogposting|posting|socialmediaposting)$/;
@@ -303,17 +310,16 @@ function largestForm(s) {
 
 function classifyPage(s) {
   const heading = `${s.title} ${s.h1}`;
-  const fields = largestForm(s);
   if (ERROR_RE.test(heading) && s.words < 300 && !s.forms.some((f) => f.passwords)) return 'error_page';
   if (s.topCluster >= 250) return 'article';
-  if (hasLoginForm(s) && s.words < 800 && fields < 10) return 'login';
+  if (hasLoginForm(s) && s.words < 800 && s.largestForm < 10) return 'login';
   if (s.query && (s.queryInTitle || s.resultsText)) return 'search_results';
   if ((hasRegistrationForm(s) && s.words < 1000) || RECOVERY_RE.test(`${s.title} ${s.headings}`)) return 'form';
   if (s.charts >= 2 && s.topCluster < 150) return 'dashboard';
   if (namesScreen(s, DASHBOARD_RE) && s.controls >= 20 && s.topCluster < 150) return 'dashboard';
   if (namesScreen(s, APP_RE) && s.controls >= 20 && s.topCluster < 100) return 'app';
-  if (fields >= 3 && s.words < 600 && s.topCluster < 150) return 'form';
-  if (s.words < 60 && fields >= 1) return 'form';
+  if (s.largestForm >= 3 && s.words < 600 && s.topCluster < 150) return 'form';
+  if (s.words < 60 && s.largestForm >= 1) return 'form';
   if (declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0)) return 'article';
   if (declaresProduct(s) || (s.cart >= 1 && s.cart <= 2)) return 'generic';
   if (isListing(s)) return 'link_list';

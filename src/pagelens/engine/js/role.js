@@ -195,7 +195,8 @@ const CONTROL_ATTRIBUTES = '[role], [tabindex], [onclick], [contenteditable]';
 
 // The role an agent acts through, or null when the element is not a control.
 function interactiveRole(el) {
-  if (!CONTROL_TAGS.has(el.localName) && !el.matches(CONTROL_ATTRIBUTES)) return null;
+  // Half of a page's elements carry no attribute at all: asked first, it spares the match.
+  if (!CONTROL_TAGS.has(el.localName) && !(el.hasAttributes() && el.matches(CONTROL_ATTRIBUTES))) return null;
   const role = getRole(el);
   if (role && (INTERACTIVE_ROLES.has(role) || role === 'color' || role === 'date')) {
     if (role === 'option' && el.localName === 'option') return null; // part of its <select>

@@ -51,13 +51,32 @@ const INLINE_LEAF_TAGS = new Set(['a', 'abbr', 'b', 'br', 'button', 'cite', 'cod
   'input', 'kbd', 'label', 'mark', 'option', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time',
   'u', 'wbr']);
 
-// Scroll containers have overflow-y auto or scroll, so the computed style is read
-// first: a geometry read on every element of a large page costs far more (Chromium
-// computes some boxes only when asked), and a display:none subtree is passed over whole.
-function scrollableContainers(scan, deadline) {
-  const out = [];
-  const root = document.body;
-  if (!root) return out;
+// Rules that can let an element scroll: an overflow other than visible, hidden or clip
+// (either axis: with the other one scrolling, a visible overflow computes to auto).
+const NOT_SCROLLING = new Set(['', 'visible', 'hidden', 'clip', 'initial']);
+const SCROLLING_RULES = {
+  name: 'scrolling',
+  bears: (rule) => ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'all']
+    .some((property) => !NOT_SCROLLING.has(rule.style.getPropertyValue(property).trim())),
+  selectors: (selectorText) => splitSelector(selectorText, isComma),
+};
+// What scrolls by Chromium's own style sheet or by an inline style.
+const SCROLLING_BY_DEFAULT = ['textarea', 'select', 'dialog', '[popover]', '[style*="overflow" i]'];
+
+// Content the browser does not render: inside <svg>/<math>, or in a closed <details>
+// (other than its summary; asking its layout would make the browser lay it out).
+function isUnrenderedContent(el) {
+  if (el.closest('svg, math')) return true;
+  for (let details = el.closest('details:not([open])'); details;
+    details = details.parentElement && details.parentElement.closest('details:not([open])')) {
+    const summary = Array.from(details.children).find((c) => c.localName === 'summary');
+    if (!summary || !summary.contains(el)) return true;
+  }
+  return false;
+}
+
+// Every element under `root` whose style may let it scroll, reading the style of each.
+function walkForScrollers(root, consider, deadline) {
   let visited = 0;
   walkRenderedElements(root, (el) => {
     const tag = el.localName;
@@ -66,11 +85,37 @@ function scrollableContainers(scan, deadline) {
     if (deadline.hit || ((++visited & 1023) === 0 && deadline.expired())) return false;
     const style = getComputedStyle(el);
     if (style.display === 'none') return false;
-    if (style.overflowY !== 'auto' && style.overflowY !== 'scroll') return true;
-    const info = scrollInfo(el);
-    if (info && isRendered(el)) out.push({ el, info });
+    consider(el, style);
     return true;
   });
+}
+
+// Scroll containers have overflow-y auto or scroll. Where the page's style sheets can be
+// read, only the elements some rule lets scroll are looked at (a few, even on a huge
+// page); otherwise the style of every element is read, a geometry read on each would
+// cost far more (Chromium computes some boxes only when asked), and a display:none
+// subtree is passed over whole. Shadow trees are always walked.
+function scrollableContainers(scan, deadline) {
+  const out = [];
+  const root = document.body;
+  if (!root) return out;
+  const consider = (el, style) => {
+    if (style.overflowY !== 'auto' && style.overflowY !== 'scroll') return;
+    const info = scrollInfo(el);
+    if (info && isRendered(el)) out.push({ el, info });
+  };
+  const surveyed = surveyedElements(SCROLLING_RULES, SCROLLING_BY_DEFAULT);
+  if (surveyed) {
+    for (const el of surveyed) {
+      if (deadline.hit || !root.contains(el) || isUnrenderedContent(el)) continue;
+      consider(el, getComputedStyle(el));
+    }
+    for (const shadowRoot of scan.shadowRoots) {
+      if (shadowRoot.host.getRootNode() === document) walkForScrollers(shadowRoot, consider, deadline);
+    }
+  } else {
+    walkForScrollers(root, consider, deadline);
+  }
   return out.map(({ el, info }) => ({ id: shownId(el), depth: info.depth, hasMore: info.h }));
 }
 

@@ -188,7 +188,8 @@ function navLinks(scan, stats, max) {
   const take = (inScope) => {
     for (const control of scan.controls) {
       if (out.length >= max) break;
-      if (control.role !== 'link' || !control.visible || !control.name || !inScope(control)) continue;
+      // Names are costly: asked last, of the few links in scope.
+      if (control.role !== 'link' || !inScope(control) || !control.visible || !control.name) continue;
       const href = control.el.href || control.el.getAttribute('href') || '';
       if (seen.has(href + control.name)) continue;
       seen.add(href + control.name);

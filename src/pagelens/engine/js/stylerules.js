@@ -1,0 +1,204 @@
+// What the page's own style sheets can do, read from their rules. Some questions (which
+// elements may have generated content, which may scroll) would otherwise cost a computed
+// style per element; the rules answer them for the whole document at once. A survey
+// lists the selectors of the rules that bear on one question, and says whether every
+// sheet could be read: a cross-origin sheet cannot, nor can rules nested in other rules
+// be taken apart here, and then callers ask the style of each element as before.
+// Shadow trees have sheets of their own and are never answered from a survey.
+
+// Selector text split at `isSeparator` characters outside brackets, parentheses and quotes.
+function splitSelector(text, isSeparator) {
+  const parts = [];
+  let depth = 0, quote = null, start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '\\') i++;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0 && isSeparator(c)) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+const isComma = (c) => c === ',';
+const isCombinator = (c) => c === ' ' || c === '>' || c === '+' || c === '~' || c === '\n' || c === '\t';
+
+// `question`: { name, bears(rule) -> bool, selectors(selectorText) -> the selectors to
+// keep }. Each sheet's answer is kept while its number of rules stays the same (scripts
+// that add rules insert them: CSS-in-JS libraries, lazy-loaded components).
+const sheetSurveys = new WeakMap();
+
+function surveySheets(question) {
+  const selectors = [];
+  let complete = true;
+  for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+    if (sheet.disabled) continue;
+    const found = surveySheet(sheet, question);
+    if (!found.complete) complete = false;
+    for (const selector of found.selectors) selectors.push(selector);
+  }
+  return { selectors, complete };
+}
+
+function surveySheet(sheet, question) {
+  let length = -1;
+  try { length = sheet.cssRules.length; } catch (e) { /* cross-origin: surveyed (and failing) each time */ }
+  let surveys = sheetSurveys.get(sheet);
+  if (!surveys) sheetSurveys.set(sheet, (surveys = new Map()));
+  let found = surveys.get(question.name);
+  if (!found || found.length !== length) {
+    found = { length, ...readRules(sheet, question) };
+    surveys.set(question.name, found);
+  }
+  return found;
+}
+
+function readRules(sheet, question) {
+  const selectors = [];
+  let complete = true;
+  const visit = (rules, nested) => {
+    for (const rule of rules) {
+      if (rule.styleSheet) { // @import
+        try { visit(rule.styleSheet.cssRules, nested); } catch (e) { complete = false; }
+        continue;
+      }
+      const selectorText = rule.selectorText;
+      if (selectorText !== undefined && rule.style && question.bears(rule)) {
+        if (nested) complete = false; // relative to a parent rule (`&:hover`)
+        else selectors.push(...question.selectors(selectorText));
+      }
+      // @media, @supports, @layer, @container, @scope; and rules nested in style rules.
+      if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules, nested || selectorText !== undefined);
+    }
+  };
+  try {
+    visit(sheet.cssRules, false);
+  } catch (e) {
+    complete = false; // a cross-origin sheet
+  }
+  return { selectors, complete };
+}
+
+// The survey of `question` for this run (the page may change its sheets between runs).
+const runSurveys = runScopedMap();
+
+function runSurvey(question) {
+  let survey = runSurveys.get(question);
+  if (!survey) {
+    survey = surveySheets(question);
+    runSurveys.set(question, survey);
+  }
+  return survey;
+}
+
+// The selectors of a survey filed by the last compound of each (its id, else its first
+// class, else its tag, else `any`), so that an element is tested against the few rules
+// that could reach it. Selectors through a pseudo-element (`::part(x)`) style shadow
+// trees only and are left out.
+class RuleIndex {
+  constructor(selectors) {
+    this.buckets = { id: new Map(), class: new Map(), tag: new Map(), attribute: new Map() };
+    this.any = [];
+    for (const selector of selectors) this.add(selector);
+  }
+
+  add(selector) {
+    if (selector.includes('::')) return;
+    if (!selector || /[>+~]$/.test(selector)) selector += '*';
+    const key = compoundKey(splitSelector(selector, isCombinator).pop());
+    if (!key) {
+      this.any.push(selector);
+      return;
+    }
+    const [bucket, name] = key;
+    pushTo(this.buckets[bucket], name, selector);
+  }
+
+  // Whether some selector matches `el` (an element of the document tree).
+  mayMatch(el) {
+    const { id, class: byClass, tag, attribute } = this.buckets;
+    if (matchesAny(el, this.any) || matchesAny(el, tag.get(el.localName))) return true;
+    if (!el.hasAttributes()) return false;
+    if (id.size && el.id && matchesAny(el, id.get(el.id))) return true;
+    if (attribute.size && el.getAttributeNames().some((name) => matchesAny(el, attribute.get(name.toLowerCase())))) {
+      return true;
+    }
+    if (!byClass.size) return false;
+    const classes = el.getAttribute('class');
+    return !!classes && classes.split(/\s+/).some((cls) => matchesAny(el, byClass.get(cls)));
+  }
+}
+
+// ['id' | 'class' | 'tag' | 'attribute', name] of a compound selector (what every element
+// it matches has), or null. Arguments of pseudo-classes say nothing certain; a name counts
+// only whole (`.café` must not be filed under "caf"); escapes and namespaces are left to
+// `any`.
+function compoundKey(compound) {
+  const bare = compound.replace(/\([^]*\)/g, '');
+  if (bare.includes('\\') || bare.includes('|')) return null;
+  const outside = bare.replace(/\[[^]*\]/g, '');
+  for (const [bucket, re] of [['id', /#([\w-]+)(?=$|[.#:])/], ['class', /\.([\w-]+)(?=$|[.#:])/],
+    ['tag', /^([a-z][\w-]*)(?=$|[.#:])/]]) {
+    const m = outside.match(re);
+    if (m) return [bucket, m[1]];
+  }
+  const attribute = bare.match(/^\*?\[\s*([a-z][\w-]*)\s*[\]~|^$*=]/i);
+  return attribute ? ['attribute', attribute[1].toLowerCase()] : null;
+}
+
+function matchesAny(el, selectors) {
+  if (!selectors) return false;
+  for (const selector of selectors) {
+    try {
+      if (el.matches(selector)) return true;
+    } catch (e) {
+      return true; // a selector the engine cannot test: as if it matched
+    }
+  }
+  return false;
+}
+
+const ruleIndexes = runScopedMap();
+
+// Whether a rule bearing on `question` (or one of `defaults`, the selectors of what
+// Chromium's own style sheet does) may apply to `el`: always true in a shadow tree and
+// when the survey is incomplete, so callers then read the style as they would anyway.
+function mayMatchRules(el, question, defaults) {
+  let index = ruleIndexes.get(question);
+  if (index === undefined) {
+    const survey = runSurvey(question);
+    index = survey.complete ? new RuleIndex([...defaults, ...survey.selectors]) : null;
+    ruleIndexes.set(question, index);
+  }
+  return !index || el.getRootNode() !== document || index.mayMatch(el);
+}
+
+const surveyedSets = runScopedMap();
+
+// The elements of the document tree that a rule bearing on `question` (or one of
+// `defaults`) matches, in document order, found by one query per run (the few elements a
+// question concerns, such as the scroll containers of a huge page); null when the survey
+// is incomplete or its selectors cannot be queried.
+function surveyedElements(question, defaults) {
+  let found = surveyedSets.get(question);
+  if (found === undefined) {
+    found = null;
+    const survey = runSurvey(question);
+    if (survey.complete) {
+      const selectors = [...defaults, ...survey.selectors].filter((s) => !s.includes('::'));
+      try {
+        found = new Set(document.querySelectorAll(selectors.join(',')));
+      } catch (e) { /* a selector the engine cannot query */ }
+    }
+    surveyedSets.set(question, found);
+  }
+  return found;
+}
