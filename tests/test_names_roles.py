@@ -162,6 +162,21 @@ async def test_generated_content_from_every_kind_of_rule(page: pagelens.Page) ->
     )
 
 
+async def test_generated_content_in_quirks_mode(page: pagelens.Page) -> None:
+    """Quirks mode matches class and id selectors whatever their case."""
+    html = (
+        "<html><head><style>.More::before{content:'more '} #Go::after{content:' go'}</style></head><body>"
+        "<a href=# class=more data-k=class>Class</a><a href=# id=go data-k=id>Id</a></body></html>"
+    )
+    await page.set_content(html)
+    names = await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
+        " (e) => [e.dataset.k, __pagelensDebug.accessibleName(e)]))",
+    )
+    assert names == {"class": "more Class", "id": "Id go"}
+
+
 async def test_generated_content_of_rules_added_later(page: pagelens.Page) -> None:
     html = "<style>.x{color:red}</style><a href=# class=late data-k=late>Late</a>"
     assert (await names_by_key(page, html))["late"] == "Late"

@@ -125,6 +125,20 @@ async def test_contact_details_are_masked_but_numbers_kept(page: pagelens.Page, 
             assert kept in preview, kept
 
 
+ASCII_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
+
+
+async def test_word_count(page: pagelens.Page) -> None:
+    """Words start at a letter or digit and run on through letters, digits, ' and -; a
+    Han or kana character is a word of its own."""
+    ascii_texts = ["rock'n'roll and e-mail -- 'quoted' words", "a - b -c d- 3.14 x_y", "it's 10-15 o'clock; ALL-CAPS"]
+    other_texts = {"café au lait": 3, "日本語 text": 4, "naïve—ok": 2}
+    paragraphs = "".join(f"<p>{text}</p>" for text in [*ascii_texts, *other_texts])
+    await page.set_content(f"<!doctype html><title>t</title><body>{paragraphs}</body>")
+    expected = sum(len(ASCII_WORD.findall(text)) for text in ascii_texts) + sum(other_texts.values())
+    assert (await page.summary("compact")).word_count == expected == 26
+
+
 async def test_primary_actions_ranking(page: pagelens.Page, fixtures_url: str) -> None:
     """Above the fold first; then submit > button > role=button > link; deduplicated by
     label (the "Start trial" link repeats the button); unlabeled controls left out."""

@@ -53,12 +53,34 @@ const nameCache = runScopedMap();
 function accessibleName(el) {
   let name = nameCache.get(el);
   if (name === undefined) {
-    const ctx = { visited: new Set(), labelRoot: null };
-    name = normalizeSpace(textAlternative(el, ctx, false).text);
+    name = plainTextName(el);
+    if (name === null) name = normalizeSpace(textAlternative(el, { visited: new Set(), labelRoot: null }, false).text);
     nameCache.set(el, name);
   }
   return name;
 }
+
+// Most controls are a link or button holding one run of text. Where nothing else can
+// name such an element (no ARIA naming, no label, no generated content, no shadow tree),
+// every step before name-from-content finds nothing and its content is that text: the
+// name textAlternative would give, at a third of the cost. Null when the element is not
+// such a case.
+const PLAIN_NAME_TAGS = new Set(['a', 'button', 'span', 'div', 'li', 'summary', 'td', 'th', 'p', 'label',
+  'b', 'strong', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+function plainTextName(el) {
+  const text = el.firstChild;
+  if (!text || text.nodeType !== 3 || text.nextSibling || !/[^ \t\n\f\r]/.test(text.data)) return null;
+  if (!PLAIN_NAME_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS || el.shadowRoot) return null;
+  if (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label') || el.hasAttribute('aria-owns')) return null;
+  if (!CONTENT_NAME_ROLES.has(getRole(el)) || isTextField(el)) return null;
+  if (el.localName === 'button' && labelsOf(el).length) return null;
+  if (hasPseudo(el, '::before') || hasPseudo(el, '::after')) return null;
+  if (isHiddenForName(el, TOP_LEVEL, false)) return '';
+  // Preserved or collapsed, whitespace ends up as single spaces in a name.
+  return normalizeSpace(transformText(text.data, styleOf(el).textTransform));
+}
+const TOP_LEVEL = Object.freeze({ labelRoot: null });
 
 // A piece of a name and where it came from: text from `attribute`, `related` elements,
 // `title`, `value` or `cssalt` is set apart from its neighbours; `contents` is not.

@@ -40,6 +40,9 @@ class Control {
 class PageScan {
   constructor() {
     this.controls = [];
+    // Elements that may be landmarks or dialogs (LANDMARK_TAGS or a role attribute),
+    // noted on the way for the interaction view's regions.
+    this.landmarkCandidates = [];
     this.frames = [];
     this.shadowRoots = [];
     this.nodeCount = 0;
@@ -68,7 +71,10 @@ function scanPage(deadline) {
     // confirms through CDP.
     if (tag.includes('-') && !el.shadowRoot) scan.closedShadowHosts++;
     const role = interactiveRole(el);
-    if (!role) return true;
+    if (!role) {
+      if (LANDMARK_TAGS.has(tag) || (el.hasAttributes() && el.hasAttribute('role'))) scan.landmarkCandidates.push(el);
+      return true;
+    }
     if (!isRendered(el)) return true;
     const rect = boxOf(el);
     if (rect.width <= 0 || rect.height <= 0) return true;

@@ -11,24 +11,19 @@ function pageHeadings(max) {
 }
 
 // Without a role attribute only these elements can be landmarks or dialogs (implicit
-// roles, role.js); the rest are passed over without computing a role.
+// roles, role.js); the scan notes them and the elements with a role attribute.
 const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
 
-function pageRegions() {
+function pageRegions(scan) {
   const out = [];
   const seen = new Set();
-  const root = document.body || document.documentElement;
-  if (!root) return out;
-  walkRenderedElements(root, (el) => {
-    if (SKIP_TAGS.has(el.localName)) return false;
-    if (!LANDMARK_TAGS.has(el.localName) && !el.hasAttribute('role')) return true;
+  for (const el of scan.landmarkCandidates) {
     const landmark = landmarkOf(el);
     if (landmark && !seen.has(landmark) && isRendered(el)) {
       seen.add(landmark);
       out.push(landmark);
     }
-    return true;
-  });
+  }
   return out;
 }
 
@@ -83,7 +78,7 @@ function interactionView(scan, options) {
     title: normalizeSpace(document.title),
     url: location.href,
     headings: pageHeadings(options.maxHeadings),
-    regions: pageRegions(),
+    regions: pageRegions(scan),
     controls,
     aimap,
     total_controls: scan.controls.length,

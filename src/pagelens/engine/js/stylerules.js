@@ -72,11 +72,10 @@ function readRules(sheet, question) {
       }
       const selectorText = rule.selectorText;
       if (selectorText !== undefined && rule.style && question.bears(rule)) {
-        if (nested) complete = false; // relative to a parent rule (`&:hover`)
+        if (nested) complete = false; // relative to something else (`&:hover`, `:scope`)
         else selectors.push(...question.selectors(selectorText));
       }
-      // @media, @supports, @layer, @container, @scope; and rules nested in style rules.
-      if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules, nested || selectorText !== undefined);
+      if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules, nested || !keepsSelectorsAsTheyAre(rule));
     }
   };
   try {
@@ -85,6 +84,14 @@ function readRules(sheet, question) {
     complete = false; // a cross-origin sheet
   }
   return { selectors, complete };
+}
+
+// Group rules whose style rules mean what they say (@media, @supports, @container,
+// @layer, @starting-style). Inside any other (a style rule's nested rules, @scope), a
+// selector is relative to something the survey does not follow.
+function keepsSelectorsAsTheyAre(rule) {
+  return rule instanceof CSSConditionRule || rule instanceof CSSLayerBlockRule ||
+    (typeof CSSStartingStyleRule !== 'undefined' && rule instanceof CSSStartingStyleRule);
 }
 
 // The survey of `question` for this run (the page may change its sheets between runs).
@@ -102,11 +109,13 @@ function runSurvey(question) {
 // The selectors of a survey filed by the last compound of each (its id, else its first
 // class, else its tag, else `any`), so that an element is tested against the few rules
 // that could reach it. Selectors through a pseudo-element (`::part(x)`) style shadow
-// trees only and are left out.
+// trees only and are left out. In quirks mode ids and classes match whatever their case,
+// so they are filed and looked up in lower case.
 class RuleIndex {
   constructor(selectors) {
     this.buckets = { id: new Map(), class: new Map(), tag: new Map(), attribute: new Map() };
     this.any = [];
+    this.foldCase = document.compatMode === 'BackCompat' ? (name) => name.toLowerCase() : (name) => name;
     for (const selector of selectors) this.add(selector);
   }
 
@@ -119,7 +128,9 @@ class RuleIndex {
       return;
     }
     const [bucket, name] = key;
-    pushTo(this.buckets[bucket], name, selector);
+    // Type selectors match HTML elements whatever their case (localName is lower case).
+    if (bucket === 'tag') pushTo(this.buckets.tag, name.toLowerCase(), selector);
+    else pushTo(this.buckets[bucket], bucket === 'attribute' ? name : this.foldCase(name), selector);
   }
 
   // Whether some selector matches `el` (an element of the document tree).
@@ -127,13 +138,13 @@ class RuleIndex {
     const { id, class: byClass, tag, attribute } = this.buckets;
     if (matchesAny(el, this.any) || matchesAny(el, tag.get(el.localName))) return true;
     if (!el.hasAttributes()) return false;
-    if (id.size && el.id && matchesAny(el, id.get(el.id))) return true;
+    if (id.size && el.id && matchesAny(el, id.get(this.foldCase(el.id)))) return true;
     if (attribute.size && el.getAttributeNames().some((name) => matchesAny(el, attribute.get(name.toLowerCase())))) {
       return true;
     }
     if (!byClass.size) return false;
     const classes = el.getAttribute('class');
-    return !!classes && classes.split(/\s+/).some((cls) => matchesAny(el, byClass.get(cls)));
+    return !!classes && classes.split(/\s+/).some((cls) => matchesAny(el, byClass.get(this.foldCase(cls))));
   }
 }
 
