@@ -165,6 +165,23 @@ async def _ids(page: pagelens.Page) -> dict[str, str]:
     return {c.name: c.id for c in (await page.interaction_model()).controls}
 
 
+async def test_the_control_cap_keeps_visible_controls_first(page: pagelens.Page) -> None:
+    """Over maxControls: visible controls first, then those in the viewport, then the rest,
+    each in document order; what is kept is listed in document order."""
+    await page.set_content(
+        "<!doctype html><body style='margin:0'>"
+        "<button style='opacity:0'>hidden-top</button><button>top-1</button>"
+        "<div style='height:3000px'></div>"
+        "<button>below-1</button><button style='opacity:0'>hidden-below</button><button>below-2</button>"
+        "<button>below-3</button></body>"
+    )
+    three = await page.interaction_model({"maxControls": 3})
+    assert [c.name for c in three.controls] == ["top-1", "below-1", "below-2"]
+    five = await page.interaction_model({"maxControls": 5})
+    assert [c.name for c in five.controls] == ["hidden-top", "top-1", "below-1", "below-2", "below-3"]
+    assert five.truncated and five.total_controls == 6
+
+
 async def test_ids_are_stamped_once_and_shared_by_every_view(page: pagelens.Page) -> None:
     await page.set_content(BUTTONS)
     ids = await _ids(page)

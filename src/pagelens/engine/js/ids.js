@@ -82,29 +82,18 @@ function forgetGoneKeys() {
 // hashing stays cheap on huge containers.
 const KEY_TEXT_CHARS = 256;
 
-// A whitespace-insensitive hash of a text's first KEY_TEXT_CHARS visible characters.
-class TextHash {
-  constructor() {
-    this.hash = 0x811c9dc5;
-    this.count = 0;
-  }
-  add(text) {
-    for (let i = 0; i < text.length && this.count < KEY_TEXT_CHARS; i++) {
-      const c = text.charCodeAt(i);
-      if (c <= 32 || c === 160) continue;
-      this.hash = Math.imul(this.hash ^ c, 0x01000193);
-      this.count++;
-    }
-  }
-  key() {
-    return `${this.count}:${(this.hash >>> 0).toString(36)}`;
-  }
-}
-
+// A whitespace-insensitive hash of a text's first KEY_TEXT_CHARS visible characters, as
+// one number (how many were hashed, then the 32-bit hash): keys are compared, never shown.
 function textHash(text) {
-  const hash = new TextHash();
-  hash.add(text);
-  return hash.key();
+  let hash = 0x811c9dc5;
+  let count = 0;
+  for (let i = 0; i < text.length && count < KEY_TEXT_CHARS; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 32 || c === 160) continue;
+    hash = Math.imul(hash ^ c, 0x01000193);
+    count++;
+  }
+  return count * 0x100000000 + (hash >>> 0);
 }
 
 function textKeyOf(el) {

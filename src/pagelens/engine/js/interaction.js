@@ -27,12 +27,23 @@ function pageRegions(scan) {
   return out;
 }
 
-// Keep the visible controls first when a page has more than the cap, in document order.
+// When a page has more controls than the cap: the visible ones first, then those in the
+// viewport, then the rest, each in document order; kept in document order. Taken in
+// that order, visibility is asked only until the cap is full (on a huge page, of a few
+// hundred controls rather than all).
 function capControls(controls, max) {
   if (controls.length <= max) return controls;
-  const keep = new Set(controls.map((c, i) => ({ c, i }))
-    .sort((a, b) => (b.c.visible - a.c.visible) || (b.c.inViewport - a.c.inViewport) || a.i - b.i)
-    .slice(0, max).map(({ c }) => c));
+  const keep = new Set();
+  const take = (wanted) => {
+    for (const control of controls) {
+      if (keep.size >= max) return;
+      if (!keep.has(control) && wanted(control)) keep.add(control);
+    }
+  };
+  take((c) => c.inViewport && c.visible);
+  take((c) => c.visible);
+  take((c) => c.inViewport);
+  take(() => true);
   return controls.filter((c) => keep.has(c));
 }
 

@@ -4,16 +4,20 @@
 const SKELETON_ATTRS = ['id', 'name', 'type', 'href', 'value', 'placeholder', 'role', 'aria-label', 'data-testid'];
 const VOID_TAGS = new Set(['input', 'img', 'area']);
 
+const HTML_SPECIAL_RE = /[&<>"]/;
+
 function escapeHtml(text) {
+  if (!HTML_SPECIAL_RE.test(text)) return text; // most names and values
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function skeletonAttributes(control) {
   const el = control.el;
   let out = ` ${ID_ATTR}="${control.id}"`;
+  const present = el.getAttributeNames(); // one call, where asking for each would take nine
   for (const attr of SKELETON_ATTRS) {
+    if (!present.includes(attr)) continue;
     let value = el.getAttribute(attr);
-    if (value === null) continue;
     // Typed values are form data: only button captions are kept.
     if (attr === 'value' && !(el.localName === 'input' && NON_FIELD_TYPES.has((el.type || '').toLowerCase()))) continue;
     if (attr === 'href') value = el.href || value;
