@@ -245,6 +245,39 @@ async def test_form_control_names(page: pagelens.Page) -> None:
     )
 
 
+async def test_fields_named_by_one_label(page: pagelens.Page) -> None:
+    """The common <label for> of one text run (accname.js names it without the general
+    algorithm) and the cases next to it that the general algorithm must still take."""
+    await assert_names(
+        page,
+        [
+            ("for-label", "<label for=l1>E-mail</label><input id=l1 data-k=for-label>", "E-mail"),
+            (
+                "transformed",
+                "<label for=l2 style='text-transform:uppercase'>zip</label><input id=l2 data-k=transformed>",
+                "ZIP",
+            ),
+            ("select", "<label for=l3>Country</label><select id=l3 data-k=select><option>France</option></select>",
+             "Country"),
+            ("button", "<label for=l4>Go on</label><button id=l4 data-k=button>Next</button>", "Go on"),
+            ("two-labels", "<label for=l5>First</label><label for=l5>Second</label><input id=l5 data-k=two-labels>",
+             "First Second"),
+            ("label-named", "<label for=l6 aria-label='Phone number'>Tel</label><input id=l6 data-k=label-named>",
+             "Phone number"),
+            ("field-named", "<label for=l7>Label</label><input id=l7 aria-label=Own data-k=field-named>", "Own"),
+            ("generated", "<style>.req::after{content:' *'}</style>"
+             "<label for=l8 class=req>Name</label><input id=l8 data-k=generated>", "Name *"),
+            ("hidden-field", "<label for=l9>Shown</label><input id=l9 style='visibility:hidden' data-k=hidden-field>",
+             ""),
+            ("wrapping", "<label><input type=checkbox data-k=wrapping> Remember me</label>", "Remember me"),
+            ("wrapping-after", "<label>Newsletter <input type=checkbox data-k=wrapping-after></label>", "Newsletter"),
+            ("pretty", "<label>\n  <input type=radio name=r data-k=pretty>\n  <!-- choice -->\n  Yes\n</label>", "Yes"),
+            ("two-texts", "<label>Size <input type=radio name=s data-k=two-texts> large</label>", "Size large"),
+            ("comment", "<button data-k=comment><!-- icon --> Save </button>", "Save"),
+        ],
+    )
+
+
 async def test_empty_label_falls_back_to_placeholder(page: pagelens.Page) -> None:
     """HTML-AAM falls back to title and placeholder when the label gives no text; Chromium
     stops at the empty label. pagelens follows the spec here, on purpose."""

@@ -60,25 +60,53 @@ function accessibleName(el) {
   return name;
 }
 
-// Most controls are a link or button holding one run of text. Where nothing else can
-// name such an element (no ARIA naming, no label, no generated content, no shadow tree),
-// every step before name-from-content finds nothing and its content is that text: the
-// name textAlternative would give, at a third of the cost. Null when the element is not
-// such a case.
+// Most controls are a link or button holding one run of text, or a field with one label
+// holding one run of text (beside the field itself, when the label wraps it). Where
+// nothing else can name such an element (no ARIA naming, no generated content, no shadow
+// tree), every step before that text finds nothing: the name textAlternative would give,
+// at a fraction of the cost. Null when the element is not such a case.
 const PLAIN_NAME_TAGS = new Set(['a', 'button', 'span', 'div', 'li', 'summary', 'td', 'th', 'p', 'label',
   'b', 'strong', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 function plainTextName(el) {
-  const text = el.firstChild;
-  if (!text || text.nodeType !== 3 || text.nextSibling || !/[^ \t\n\f\r]/.test(text.data)) return null;
-  if (!PLAIN_NAME_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS || el.shadowRoot) return null;
-  if (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label') || el.hasAttribute('aria-owns')) return null;
-  if (!CONTENT_NAME_ROLES.has(getRole(el)) || isTextField(el)) return null;
-  if (el.localName === 'button' && labelsOf(el).length) return null;
-  if (hasPseudo(el, '::before') || hasPseudo(el, '::after')) return null;
+  if (el.namespaceURI !== HTML_NS || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label')) return null;
+  if (LABELABLE_TAGS.has(el.localName)) {
+    const labels = labelsOf(el);
+    if (labels.length) return labels.length === 1 ? textHolderName(labels[0], el) : null;
+    if (el.localName !== 'button') return null; // other fields: title, placeholder, value...
+  }
+  if (!PLAIN_NAME_TAGS.has(el.localName) || !CONTENT_NAME_ROLES.has(getRole(el)) || isTextField(el)) return null;
+  return textHolderName(el, el);
+}
+
+// The name of `el` when it is the one run of text among `holder`'s children (holder is
+// el itself, or its label); null otherwise.
+function textHolderName(holder, el) {
+  const text = soleTextChild(holder, el);
+  if (!text || holder.shadowRoot || holder.hasAttribute('aria-owns')) return null;
+  if (holder !== el && ['aria-labelledby', 'aria-label', 'role', 'contenteditable'].some((a) => holder.hasAttribute(a))) {
+    return null;
+  }
+  if (hasPseudo(holder, '::before') || hasPseudo(holder, '::after')) return null;
   if (isHiddenForName(el, TOP_LEVEL, false)) return '';
+  if (holder !== el && isHiddenForName(holder, TOP_LEVEL, false)) return null; // then other sources name it
   // Preserved or collapsed, whitespace ends up as single spaces in a name.
-  return normalizeSpace(transformText(text.data, styleOf(el).textTransform));
+  return normalizeSpace(transformText(text.data, styleOf(holder).textTransform));
+}
+
+// The one text node with more than whitespace among `holder`'s children, or null when
+// there is another child that could add to a name. Whitespace-only text adds at most a
+// space at an end (trimmed), a comment nothing, and `el` nothing to its own label.
+function soleTextChild(holder, el) {
+  let found = null;
+  for (let child = holder.firstChild; child; child = child.nextSibling) {
+    if (child === el || child.nodeType === 8) continue;
+    if (child.nodeType !== 3) return null;
+    if (!/[^ \t\n\f\r]/.test(child.data)) continue;
+    if (found) return null;
+    found = child;
+  }
+  return found;
 }
 const TOP_LEVEL = Object.freeze({ labelRoot: null });
 
