@@ -68,6 +68,9 @@ function accessibleName(el) {
 const PLAIN_NAME_TAGS = new Set(['a', 'button', 'span', 'div', 'li', 'summary', 'td', 'th', 'p', 'label',
   'b', 'strong', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+// The context of a name asked for its own sake (not as part of another element's name).
+const TOP_LEVEL = Object.freeze({ labelRoot: null });
+
 function plainTextName(el) {
   if (el.namespaceURI !== HTML_NS || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label')) return null;
   if (LABELABLE_TAGS.has(el.localName)) {
@@ -108,7 +111,6 @@ function soleTextChild(holder, el) {
   }
   return found;
 }
-const TOP_LEVEL = Object.freeze({ labelRoot: null });
 
 // A piece of a name and where it came from: text from `attribute`, `related` elements,
 // `title`, `value` or `cssalt` is set apart from its neighbours; `contents` is not.

@@ -82,8 +82,9 @@ function forgetGoneKeys() {
 // hashing stays cheap on huge containers.
 const KEY_TEXT_CHARS = 256;
 
-// A whitespace-insensitive hash of a text's first KEY_TEXT_CHARS visible characters, as
-// one number (how many were hashed, then the 32-bit hash): keys are compared, never shown.
+// A whitespace-insensitive hash of a text's first KEY_TEXT_CHARS visible characters and
+// their count, as a 30-bit integer: keys are compared, never shown, and a small integer
+// is the cheapest number to join into a key string.
 function textHash(text) {
   let hash = 0x811c9dc5;
   let count = 0;
@@ -93,7 +94,7 @@ function textHash(text) {
     hash = Math.imul(hash ^ c, 0x01000193);
     count++;
   }
-  return count * 0x100000000 + (hash >>> 0);
+  return (Math.imul(hash, 31) + count) & 0x3fffffff;
 }
 
 function textKeyOf(el) {

@@ -10,10 +10,7 @@ function pageHeadings(max) {
   return visibleHeadings(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], max);
 }
 
-// Without a role attribute only these elements can be landmarks or dialogs (implicit
-// roles, role.js); the scan notes them and the elements with a role attribute.
-const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
-
+// The landmarks of the page, from the candidates the scan noted (LANDMARK_TAGS, roles).
 function pageRegions(scan) {
   const out = [];
   const seen = new Set();

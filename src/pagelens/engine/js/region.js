@@ -5,6 +5,11 @@
 
 const MAX_REGION_NAME = 40;
 
+// Without a role attribute only these elements can be landmarks or dialogs (implicit
+// roles, role.js); the scan notes them, and the elements with a role attribute, as
+// candidates for the interaction view's regions.
+const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
+
 function landmarkOf(el) {
   const role = getRole(el);
   if (!LANDMARK_ROLES.has(role) && role !== 'dialog' && role !== 'alertdialog') return null;
