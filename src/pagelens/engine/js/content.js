@@ -157,7 +157,7 @@ class TextStats {
         node = nextOutside(walker, root);
         continue;
       } else if (node.localName === 'details' && !node.open) {
-        const summary = Array.from(node.children).find((c) => c.localName === 'summary');
+        const summary = detailsSummary(node);
         if (summary) this.collect(summary, deadline);
         node = nextOutside(walker, root);
         continue;

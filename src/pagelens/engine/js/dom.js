@@ -53,15 +53,20 @@ function walkRenderedElements(root, visit, shadowRoots) {
   const step = (el) => {
     if (visit(el) === false) return false;
     if (el.localName !== 'details' || el.open) return true;
-    for (let child = el.firstElementChild; child; child = child.nextElementSibling) {
-      if (child.localName === 'summary') {
-        walkElements(child, step, shadowRoots);
-        break;
-      }
-    }
+    const summary = detailsSummary(el);
+    if (summary) walkElements(summary, step, shadowRoots);
     return false;
   };
   walkElements(root, step, shadowRoots);
+}
+
+// A <details> element's first <summary> child: its disclosure button, and all a closed
+// <details> renders. Null when it has none.
+function detailsSummary(details) {
+  for (let child = details.firstElementChild; child; child = child.nextElementSibling) {
+    if (child.localName === 'summary') return child;
+  }
+  return null;
 }
 
 function pushChildren(stack, node) {

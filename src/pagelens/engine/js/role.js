@@ -153,8 +153,7 @@ function anchorRole(el) {
 // Only a <details> element's first <summary> child is its disclosure button.
 function isDetailsSummary(el) {
   const parent = el.parentElement;
-  return !!parent && parent.localName === 'details' &&
-    Array.from(parent.children).find((c) => c.localName === 'summary') === el;
+  return !!parent && parent.localName === 'details' && detailsSummary(parent) === el;
 }
 
 function inputRole(el) {

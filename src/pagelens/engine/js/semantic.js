@@ -69,7 +69,7 @@ function isUnrenderedContent(el) {
   if (el.closest('svg, math')) return true;
   for (let details = el.closest('details:not([open])'); details;
     details = details.parentElement && details.parentElement.closest('details:not([open])')) {
-    const summary = Array.from(details.children).find((c) => c.localName === 'summary');
+    const summary = detailsSummary(details);
     if (!summary || !summary.contains(el)) return true;
   }
   return false;

@@ -30,11 +30,7 @@ function checkedState(el) {
 function expandedState(el) {
   const expanded = ariaBool(el, 'aria-expanded');
   if (expanded !== undefined) return expanded === true;
-  const parent = el.parentElement;
-  if (el.localName === 'summary' && parent && parent.localName === 'details' &&
-      parent.querySelector(':scope > summary') === el) {
-    return parent.open;
-  }
+  if (el.localName === 'summary' && isDetailsSummary(el)) return el.parentElement.open;
   const popover = el.popoverTargetElement;
   if (popover) return popover.matches(':popover-open');
   return undefined;
