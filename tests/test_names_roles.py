@@ -407,6 +407,53 @@ async def test_clipping_by_style_rules(page: pagelens.Page, head: str) -> None:
     assert visible == expected
 
 
+async def visible_in_views(page: pagelens.Page) -> dict[str, bool]:
+    """Each control's `visible` as the interaction view (a scan) sees it, by its data-k."""
+    model = await page.interaction_model()
+    keys = await engine_evaluate(
+        page,
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
+        " (e) => [e.getAttribute('data-llm-id'), e.dataset.k]))",
+    )
+    return {keys[c.id]: c.visible for c in model.controls if c.id in keys}
+
+
+# Clipped, hidden or inert by what a scan meets: rules read from the sheets (a shorthand
+# through a custom property too), inline styles, the browser's own sheet, aria-hidden
+# and inert; then the same inside and around shadow trees, whose sheets a survey of the
+# document's cannot read.
+HIDING_PAGE = """<!doctype html><html><head><style>
+  .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+  .collapsed{--shut:hidden;overflow:var(--shut);height:0}
+  .tall{height:40px}</style></head><body>
+  <span class=sr-only><a href=#a data-k=sr-only>a</a></span>
+  <div class=collapsed><div><div><button data-k=var-collapsed>b</button></div></div></div>
+  <div style="height:0;overflow:hidden"><button data-k=inline-collapsed>c</button></div>
+  <div aria-hidden=true><div><button data-k=aria-hidden>d</button></div></div>
+  <div inert><button data-k=inert>e</button></div>
+  <div class=tall><button data-k=plain>f</button></div>
+  {shadow}</body></html>"""
+SHADOW_PART = """<div id=host><button data-k=slotted>g</button></div>
+  <div id=open-host><button data-k=slotted-open>h</button></div>
+  <script>
+    document.getElementById('host').attachShadow({mode: 'open'}).innerHTML =
+      '<div style="height:0;overflow:hidden"><slot></slot></div>';
+    document.getElementById('open-host').attachShadow({mode: 'open'}).innerHTML =
+      '<div aria-hidden=true><slot></slot></div>';
+  </script>"""
+
+
+@pytest.mark.parametrize("shadow", [pytest.param("", id="light-tree"), pytest.param(SHADOW_PART, id="shadow-trees")])
+async def test_scans_hide_what_clips_or_hides(page: pagelens.Page, shadow: str) -> None:
+    await page.set_content(HIDING_PAGE.replace("{shadow}", shadow))
+    expected = {"sr-only": False, "var-collapsed": False, "inline-collapsed": False, "plain": True}
+    if shadow:
+        expected["slotted"] = False  # clipped by its shadow tree's wrapper
+    assert await visible_in_views(page) == expected  # aria-hidden, inert and slotted-open: no controls
+    summary = await page.summary("full")
+    assert summary.interactive_element_count == 1
+
+
 async def test_names_are_recomputed_on_each_capture(page: pagelens.Page) -> None:
     await page.set_content("<button id=b>Play</button><a href=# id=a role=button>Stop</a>")
     first = await page.interaction_model()

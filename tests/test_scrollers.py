@@ -17,6 +17,7 @@ STYLE = (
     " @media all { .in-media{height:60px;overflow:auto} } @layer base { .layered{height:60px;overflow:auto} }"
     " .wide{height:60px;overflow-x:auto} .bar{height:60px} .bar::-webkit-scrollbar{width:4px}"
     " .clipped{height:60px;overflow:hidden} section > .child{height:60px;overflow:auto}"
+    " .themed{--flow:auto;height:60px;overflow:var(--flow)}"
     "</style>"
 )
 BODY = f"""
@@ -26,6 +27,7 @@ BODY = f"""
 <div class=layered data-k=layer>{TALL}</div>
 <div class=wide data-k=overflow-x>{TALL}</div>
 <section><div class=child data-k=combinator>{TALL}</div></section>
+<div class=themed data-k=custom-property>{TALL}</div>
 <div style="height:60px;overflow:auto" data-k=inline>{TALL}</div>
 <div class=bar data-k=scrollbar-only>{TALL}</div>
 <div class=clipped data-k=hidden-overflow>{TALL}</div>
@@ -38,7 +40,7 @@ BODY = f"""
     "<style>.s{{height:60px;overflow:auto}}</style><div class=s data-k=shadow>{TALL}</div>";
 </script>
 """
-EXPECTED = ["class", "id", "media", "layer", "overflow-x", "combinator", "inline", "shadow"]
+EXPECTED = ["class", "id", "media", "layer", "overflow-x", "combinator", "custom-property", "inline", "shadow"]
 
 
 async def scroller_keys(page: pagelens.Page, head: str | None = None) -> list[str]:

@@ -55,6 +55,7 @@ function scanPage(deadline) {
   const scan = new PageScan();
   const root = document.documentElement;
   if (!root) return scan;
+  noteScannedShadowRoots(scan.shadowRoots);
   walkRenderedElements(root, (el) => {
     scan.nodeCount++;
     const tag = el.localName; // read once: every DOM getter crosses into the browser

@@ -21,11 +21,25 @@ function landmarkOf(el) {
   return name ? `${role}: ${truncate(name, MAX_REGION_NAME)}` : role;
 }
 
-// Ancestors' regions, shared by the controls of one capture (a run cache: the
-// page may move or rename things between captures).
+const LANDMARK_CANDIDATES = [...LANDMARK_TAGS, '[role]'].join(', ');
+
+// The nearest ancestor of `el` in its tree that may be a landmark, found natively.
+function candidateAbove(el) {
+  return el.parentElement && el.parentElement.closest(LANDMARK_CANDIDATES);
+}
+
+// Along the composed tree, ancestors' regions are shared by the controls of one capture
+// (a run cache: the page may move or rename things between captures).
 const regionCache = runScopedMap();
 
 function regionOf(el) {
+  if (composedTreeIsLightTree()) {
+    for (let cur = candidateAbove(el); cur; cur = candidateAbove(cur)) {
+      const landmark = landmarkOf(cur);
+      if (landmark) return landmark;
+    }
+    return null;
+  }
   const chain = [];
   let region = null;
   for (let cur = composedParent(el); cur; cur = composedParent(cur)) {

@@ -52,11 +52,12 @@ const INLINE_LEAF_TAGS = new Set(['a', 'abbr', 'b', 'br', 'button', 'cite', 'cod
   'u', 'wbr']);
 
 // Rules that can let an element scroll: an overflow other than visible, hidden or clip
-// (either axis: with the other one scrolling, a visible overflow computes to auto).
+// (either axis: with the other one scrolling, a visible overflow computes to auto). The
+// shorthand is read too: `overflow: var(--x)` leaves its longhands empty.
 const NOT_SCROLLING = new Set(['', 'visible', 'hidden', 'clip', 'initial']);
 const SCROLLING_RULES = {
   name: 'scrolling',
-  bears: (rule) => ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'all']
+  bears: (rule) => ['overflow', 'overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'all']
     .some((property) => !NOT_SCROLLING.has(rule.style.getPropertyValue(property).trim())),
   selectors: (selectorText) => splitSelector(selectorText, isComma),
 };

@@ -19,10 +19,26 @@ function styleOf(el) {
   return style;
 }
 
+// The open shadow roots this run's scan has found so far (scanPage notes its list, which
+// grows as it walks; a slotted element always comes after its host). While there are
+// none, the composed tree is the light tree, and native queries answer for it.
+const scannedShadowRoots = runScopedMap();
+
+function noteScannedShadowRoots(roots) {
+  scannedShadowRoots.set(document, roots);
+}
+
+function composedTreeIsLightTree() {
+  const roots = scannedShadowRoots.get(document);
+  return roots !== undefined && roots.length === 0;
+}
+
+const ARIA_HIDDEN_OR_INERT = '[aria-hidden="true"], [inert]';
 const ariaHiddenCache = runScopedMap();
 
 // Memoised along the composed tree: controls share their ancestors.
 function isAriaHiddenOrInert(el) {
+  if (composedTreeIsLightTree()) return el.closest(ARIA_HIDDEN_OR_INERT) !== null;
   const chain = [];
   let hidden = false;
   for (let cur = el; cur; cur = composedParent(cur)) {
@@ -48,13 +64,17 @@ function isRendered(el) {
 }
 
 const shownCache = runScopedMap();
+// Asked of tens of thousands of elements on a huge page: one options object, not one a call.
+const ALL_CHECKS = { checkOpacity: true, checkVisibilityCSS: true };
+const VISIBILITY_CHECK = { checkVisibilityCSS: true };
+const OPACITY_CHECK = { checkOpacity: true };
 
 // checkVisibility with every check (opacity, visibility), asked once per element and
 // run: it passes for nearly every element, and then answers each narrower check too.
 function isShownByStyle(el) {
   let shown = shownCache.get(el);
   if (shown === undefined) {
-    shown = el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+    shown = el.checkVisibility(ALL_CHECKS);
     shownCache.set(el, shown);
   }
   return shown;
@@ -67,7 +87,7 @@ function isHiddenByStyle(el) {
   if (isShownByStyle(el)) return false; // the common case, answered without reading the style
   const style = styleOf(el);
   if (style.display === 'none' || style.visibility !== 'visible') return true;
-  if (el.checkVisibility({ checkVisibilityCSS: true })) return false;
+  if (el.checkVisibility(VISIBILITY_CHECK)) return false;
   return !!closestComposed(composedParent(el), (a) => styleOf(a).display === 'none');
 }
 
@@ -89,11 +109,68 @@ const CLIP_ANCESTORS = 4;
 // squeezed into a box of at most 1px that hides its overflow.
 function isClippedAway(el, rect) {
   if (rect.width <= 1 && rect.height <= 1) return true;
+  const surveyed = clippingRuleSelector();
+  // Where the page's sheets can say, only what may be clipped is measured; not across
+  // shadow trees, whose own sheets the survey does not read.
+  const measureAll = surveyed === null || !composedTreeIsLightTree();
   let cur = el;
   for (let depth = 0; cur && depth < CLIP_ANCESTORS; depth++, cur = composedParent(cur)) {
-    if (clipsToNothing(cur)) return true;
+    if ((measureAll || mayBeClipped(cur, surveyed)) && clipsToNothing(cur)) return true;
   }
   return false;
+}
+
+// What Chromium's own style sheets clip: replaced elements, most inputs, <hr>, inner SVG
+// viewports.
+const CLIPPED_TAGS = new Set(['canvas', 'embed', 'fencedframe', 'hr', 'iframe', 'img', 'input', 'marquee',
+  'object', 'select', 'textarea', 'video', 'svg', 'symbol', 'image', 'marker', 'pattern', 'foreignObject']);
+
+// Whether `el` may hide its overflow or be clipped: by the browser's own sheet, an inline
+// style, a popover's, or a rule of the page's sheets (`surveyed`: their selectors, '' for
+// none).
+function mayBeClipped(el, surveyed) {
+  if (CLIPPED_TAGS.has(el.localName)) return true;
+  if (el.hasAttributes() && (el.hasAttribute('style') || el.hasAttribute('popover'))) return true;
+  return surveyed !== '' && el.matches(surveyed);
+}
+
+// Rules that can clip an element: an overflow other than visible, clip, clip-path, or an
+// animation (it may animate them). The shorthand is read too: `overflow: var(--x)` leaves
+// its longhands empty.
+const CLIPPING_PROPERTIES = [['overflow', 'visible'], ['overflow-x', 'visible'], ['overflow-y', 'visible'],
+  ['overflow-block', 'visible'], ['overflow-inline', 'visible'], ['clip', 'auto'], ['clip-path', 'none'],
+  ['all', ''], ['animation', ''], ['animation-name', 'none']];
+const CLIPPING_RULES = {
+  name: 'clipping',
+  bears: (rule) => CLIPPING_PROPERTIES.some(([property, initial]) => {
+    const value = rule.style.getPropertyValue(property).trim();
+    return value !== '' && value !== initial;
+  }),
+  selectors: (selectorText) => splitSelector(selectorText, isComma),
+};
+// Each element is matched against every selector: worth it for a page's few clipping
+// rules, not for a style framework's hundreds (then each element's style is read).
+const MAX_CLIPPING_SELECTORS = 24;
+
+const clippingSelectors = runScopedMap();
+
+// The selectors of the page's rules that may clip, as one list ('' for none), or null
+// when the page's sheets cannot say.
+function clippingRuleSelector() {
+  let selector = clippingSelectors.get(document);
+  if (selector === undefined) {
+    selector = null;
+    const survey = runSurvey(CLIPPING_RULES);
+    if (survey.complete && survey.selectors.length <= MAX_CLIPPING_SELECTORS) {
+      const list = survey.selectors.filter((s) => !s.includes('::')).join(', ');
+      try {
+        if (list) document.documentElement.matches(list);
+        selector = list;
+      } catch (e) { /* a selector the engine cannot test */ }
+    }
+    clippingSelectors.set(document, selector);
+  }
+  return selector;
 }
 
 const clipCache = runScopedMap();
@@ -129,7 +206,7 @@ function measureClip(el) {
 function isVisible(el, rect) {
   rect = rect || boxOf(el);
   if (rect.width <= 0 || rect.height <= 0) return false;
-  if (!isShownByStyle(el) && !el.checkVisibility({ checkOpacity: true })) return false;
+  if (!isShownByStyle(el) && !el.checkVisibility(OPACITY_CHECK)) return false;
   return !isClippedAway(el, rect);
 }
 
