@@ -142,6 +142,19 @@ def test_addresses_without_a_scheme_get_one() -> None:
     assert check_url("file:///tmp/a.html", allow_file_urls=True) == "file:///tmp/a.html"
 
 
+def test_paths_are_relative_to_the_page() -> None:
+    base = "https://example.com/docs/guide.html?x=1"
+    assert check_url("/about", allow_file_urls=False, base=base) == "https://example.com/about"
+    assert check_url("./api.html", allow_file_urls=False, base=base) == "https://example.com/docs/api.html"
+    assert check_url("../up", allow_file_urls=False, base=base) == "https://example.com/up"
+    assert check_url("?page=2", allow_file_urls=False, base=base) == "https://example.com/docs/guide.html?page=2"
+    assert check_url("#top", allow_file_urls=False, base=base) == "https://example.com/docs/guide.html?x=1#top"
+    assert check_url("//cdn.example.org/a", allow_file_urls=False, base=base) == "https://cdn.example.org/a"
+    with pytest.raises(ActionError) as caught:
+        check_url("/about", allow_file_urls=False, base="about:blank")
+    assert caught.value.code == "invalid_request"
+
+
 def test_a_failed_summary_is_null_with_its_reason() -> None:
     failed = ActionResult(success=True, action="navigate", url="https://a.example/", summary_error="summary_timeout")
     assert failed.to_json() == {

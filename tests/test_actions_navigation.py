@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import AsyncIterator
+from urllib.parse import urlsplit
 
 import pytest
 from actions_helpers import go
@@ -136,6 +137,22 @@ async def test_refresh_back_and_forward(session: Session, site: str) -> None:
     refresh = await session.interact({"action": "refresh"})
     assert refresh["url"] == f"{site}book.html" and refresh["http_status"] == 200
     assert refresh["summary"]["headings"] == ["h1: A book"]
+
+
+async def test_a_path_from_the_skeleton_is_taken_relative_to_the_page(session: Session, site: str) -> None:
+    """The skeleton writes links within the page's own site from their path, and navigate
+    takes a path relative to the page it is on."""
+    await go(session, f"{site}welcome.html")
+    skeleton = (await session.analyze({"what": "skeleton"})).data["html"]
+    path = urlsplit(f"{site}login.html").path
+    assert f'href="{path}">Sign out</a>' in skeleton
+    result = await session.interact({"action": "navigate", "url": path})
+    assert result["success"] is True and result["url"] == f"{site}login.html"
+    query = await session.interact({"action": "navigate", "url": "?next=/account", "summary": False})
+    assert query["url"] == f"{site}login.html?next=/account"
+    opened = await session.interact({"action": "new_tab", "url": "./welcome.html", "summary": False})
+    assert opened["url"] == f"{site}welcome.html"  # relative to the tab it was opened from
+    await session.interact({"action": "close_tab", "tab_id": opened["tab_id"]})
 
 
 async def test_tabs_open_list_switch_and_close(session: Session, site: str) -> None:

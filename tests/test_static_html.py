@@ -4,6 +4,7 @@ blocked, then runs the same engine as on a live page."""
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import threading
 import time
@@ -131,7 +132,24 @@ async def test_scripts_off_links_resolved_nothing_fetched(
     assert full.forms[0].action == f"{origin}/app/submit"
     skeleton = views["skeleton"]
     assert isinstance(skeleton, SkeletonView)
-    assert f'href="{origin}/app/docs/guide.html"' in skeleton.html
+    assert 'href="/app/docs/guide.html"' in skeleton.html  # resolved; its own site's links by path
+
+
+async def test_skeleton_links(browser: pagelens.Browser) -> None:
+    """Links within the page's own site are written from their path, others whole; an SVG
+    link (whose `href` is no string) is resolved like any other."""
+    html = """<nav><a href="guide.html">Guide</a> <a href="https://elsewhere.example/x?y=1">Away</a>
+      <a href="//cdn.example.org/lib">Protocol-relative</a> <a href="#top">Top</a>
+      <svg width="80" height="20"><a href="svg-target.html"><text x="0" y="15">Drawn</text></a></svg></nav>"""
+    skeleton = await browser.capture_html(html, "https://docs.example.com/app/page.html", "skeleton")
+    hrefs = re.findall(r'href="([^"]*)">([^<]*)<', skeleton.html)
+    assert hrefs == [
+        ("/app/guide.html", "Guide"),
+        ("https://elsewhere.example/x?y=1", "Away"),
+        ("https://cdn.example.org/lib", "Protocol-relative"),
+        ("/app/page.html#top", "Top"),
+        ("/app/svg-target.html", "Drawn"),
+    ]
 
 
 async def test_the_same_engine_as_a_live_page(browser: pagelens.Browser, fixtures_url: str) -> None:

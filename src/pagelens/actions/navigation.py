@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Response
@@ -36,6 +36,7 @@ _ERROR_PAGE_WAIT_MS = 2000
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 _HOST_PORT_RE = re.compile(r"^[^:/]+:\d+(/|$)")
 _LOOPBACK_RE = re.compile(r"^(localhost|127\.|\[::1\])", re.IGNORECASE)
+_RELATIVE_RE = re.compile(r"^(/|\.\.?/|\?|#)")
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,16 @@ class NavigationOptions:
     summary_timeout: float = SUMMARY_TIMEOUT_S
 
 
-def check_url(url: str, *, allow_file_urls: bool) -> str:
-    """The address to load: a bare host gets a scheme (http for loopback, else https);
+def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
+    """The address to load: a path (`/docs/a.html`, `./a`, `?page=2`, `#top`), as the
+    skeleton writes links within the page's own site, is taken relative to `base` (the
+    page's address); a bare host gets a scheme (http for loopback, else https);
     browser-internal and script addresses are refused with `restricted_url`."""
     url = url.strip()
+    if _RELATIVE_RE.match(url):
+        if not base.startswith(("http://", "https://")):
+            raise ActionError("invalid_request", f"cannot navigate to {url}: a path needs a page to be relative to")
+        url = urljoin(base, url)
     match = _SCHEME_RE.match(url)
     if match is None or _HOST_PORT_RE.match(url):
         url = ("http://" if _LOOPBACK_RE.match(url) else "https://") + url
@@ -100,9 +107,11 @@ def _failure(exc: PlaywrightError, url: str, options: NavigationOptions) -> Acti
 
 
 async def navigate(
-    tab: Tab, url: str, options: NavigationOptions, *, summary: bool, action: str = "navigate"
+    tab: Tab, url: str, options: NavigationOptions, *, summary: bool, action: str = "navigate", base: str | None = None
 ) -> ActionResult:
-    address = check_url(url, allow_file_urls=options.allow_file_urls)
+    """Load `url` in `tab`; a path is taken relative to `base` (default: the tab's address)."""
+    base = tab.playwright_page.url if base is None else base
+    address = check_url(url, allow_file_urls=options.allow_file_urls, base=base)
     response = await _goto(tab, address, options)
     result = await _loaded(tab, action, response, options, summary=summary)
     if _redirected(address, response, result.url or ""):

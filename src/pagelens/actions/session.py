@@ -186,6 +186,7 @@ class Session:
     async def _dispatch(self, req: InteractRequest) -> ActionResult:
         action = req.action
         if action == "new_tab":
+            opener = self.tabs.active_url()
             tab = await self.tabs.open()
             await self.tabs.activate(tab)
             if not req.url:
@@ -196,19 +197,24 @@ class Session:
                     tab_id=tab.id,
                     message=f"opened tab {tab.id}",
                 )
-            return await navigation.navigate(tab, req.url, self._navigation, summary=req.wants_summary, action=action)
+            return await navigation.navigate(
+                tab, req.url, self._navigation, summary=req.wants_summary, action=action, base=opener
+            )
         if action == "list_tabs":
             return ActionResult(success=True, action=action, tabs=await self.tabs.infos())
         tab = await self.tabs.current(req.tab_id)
         released = None if action == "handle_dialog" else await perform.release(tab, self._actions)
         match action:
             case "navigate":
+                base = tab.playwright_page.url
                 if req.new_tab:
                     tab = await self.tabs.open()
                     await self.tabs.activate(tab)
                 elif req.tab_id is not None:
                     await self.tabs.activate(tab)
-                result = await navigation.navigate(tab, req.url or "", self._navigation, summary=req.wants_summary)
+                result = await navigation.navigate(
+                    tab, req.url or "", self._navigation, summary=req.wants_summary, base=base
+                )
             case "refresh" | "back" | "forward":
                 result = await navigation.history(tab, action, self._navigation, summary=req.wants_summary)
             case "switch_tab":

@@ -158,6 +158,12 @@ class Tabs:
             raise ActionError("unknown_tab", f"no tab {tab_id!r}; open tabs: {known}")
         return tab
 
+    def active_url(self) -> str:
+        """The active tab's address, '' without one: a new tab takes a path relative to it."""
+        self._prune()
+        tab = self._tabs.get(self._active) if self._active is not None else None
+        return tab.playwright_page.url if tab is not None else ""
+
     async def current(self, tab_id: str | None = None) -> Tab:
         """The tab named, else the active one (a blank one is opened when none is left)."""
         if tab_id is not None:

@@ -23,7 +23,10 @@ ANALYZE = (
 
 INTERACT_PARAMETERS: dict[str, str] = {
     "action": "What to do; see the tool description for the parameters each action reads.",
-    "url": "navigate/new_tab: the address to load. wait_for: a URL substring or * glob.",
+    "url": (
+        "navigate/new_tab: the address to load; a path (/docs/a.html, ./a.html, ?page=2) is relative to "
+        "the current page. wait_for: a URL substring or * glob."
+    ),
     "tab_id": "The tab to act in (ids from list_tabs or analyze tabs); default: the active tab.",
     "new_tab": "navigate: open the URL in a new tab instead of the current one.",
     "element_id": (

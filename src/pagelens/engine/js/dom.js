@@ -60,6 +60,22 @@ function walkRenderedElements(root, visit, shadowRoots) {
   walkElements(root, step, shadowRoots);
 }
 
+// The absolute URL an element's href points to ('' without one). An SVG link's `href` is
+// an SVGAnimatedString, not a string: its attribute is resolved against the base URL.
+function linkUrl(el) {
+  const href = el.href;
+  if (typeof href === 'string') return href;
+  const raw = el.getAttribute('href') || el.getAttributeNS(XLINK_NS, 'href');
+  if (!raw) return '';
+  try {
+    return new URL(raw, el.baseURI).href;
+  } catch (e) {
+    return raw; // not a URL: as written, as the browser gives it for HTML links
+  }
+}
+
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
 // A <details> element's first <summary> child: its disclosure button, and all a closed
 // <details> renders. Null when it has none.
 function detailsSummary(details) {

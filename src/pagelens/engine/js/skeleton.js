@@ -11,7 +11,27 @@ function escapeHtml(text) {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-function skeletonAttributes(control) {
+// Links within the page's own origin are written from their path (`/docs/a.html`): the
+// view's url says where they lead, and the origin repeated on every link made a fifth of
+// a link-heavy page's skeleton. Links elsewhere are written whole.
+function shownHref(el, raw, origin) {
+  const href = linkUrl(el) || raw;
+  return origin && href.startsWith(origin) && href[origin.length] === '/' ? href.slice(origin.length) : href;
+}
+
+// The origin of the address a view reports: the page's own, or for a document without
+// one (about:blank, as a static capture is) its base URL's; '' when that is opaque too.
+function pageOrigin() {
+  if (location.origin !== 'null') return location.origin;
+  try {
+    const origin = new URL(document.baseURI).origin;
+    return origin === 'null' ? '' : origin;
+  } catch (e) {
+    return '';
+  }
+}
+
+function skeletonAttributes(control, origin) {
   const el = control.el;
   let out = ` ${ID_ATTR}="${control.id}"`;
   const present = el.getAttributeNames(); // one call, where asking for each would take nine
@@ -20,7 +40,7 @@ function skeletonAttributes(control) {
     let value = el.getAttribute(attr);
     // Typed values are form data: only button captions are kept.
     if (attr === 'value' && !(el.localName === 'input' && NON_FIELD_TYPES.has((el.type || '').toLowerCase()))) continue;
-    if (attr === 'href') value = el.href || value;
+    if (attr === 'href') value = shownHref(el, value, origin);
     out += ` ${attr}="${escapeHtml(truncate(value, 200))}"`;
   }
   return out;
@@ -28,10 +48,11 @@ function skeletonAttributes(control) {
 
 function skeletonView(scan) {
   const lines = [];
+  const origin = pageOrigin();
   for (const control of scan.controls) {
     if (!control.visible) continue;
     const tag = control.el.localName;
-    const attrs = skeletonAttributes(control);
+    const attrs = skeletonAttributes(control, origin);
     if (VOID_TAGS.has(tag)) {
       lines.push(`<${tag}${attrs}>`);
     } else if (tag === 'select') {
