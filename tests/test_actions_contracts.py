@@ -153,6 +153,11 @@ def test_paths_are_relative_to_the_page() -> None:
     with pytest.raises(ActionError) as caught:
         check_url("/about", allow_file_urls=False, base="about:blank")
     assert caught.value.code == "invalid_request"
+    assert check_url("b.html", allow_file_urls=True, base="file:///tmp/a.html") == "https://b.html"  # a host
+    assert check_url("./b.html", allow_file_urls=True, base="file:///tmp/a.html") == "file:///tmp/b.html"
+    with pytest.raises(ActionError) as caught:
+        check_url("./b.html", allow_file_urls=False, base="file:///tmp/a.html")
+    assert caught.value.code == "restricted_url"
 
 
 def test_a_failed_summary_is_null_with_its_reason() -> None:

@@ -55,7 +55,7 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
     browser-internal and script addresses are refused with `restricted_url`."""
     url = url.strip()
     if _RELATIVE_RE.match(url):
-        if not base.startswith(("http://", "https://")):
+        if not base.startswith(("http://", "https://", "file://")):  # a file stays subject to the rules below
             raise ActionError("invalid_request", f"cannot navigate to {url}: a path needs a page to be relative to")
         url = urljoin(base, url)
     match = _SCHEME_RE.match(url)

@@ -125,9 +125,9 @@ function isClippedAway(el, rect) {
 const CLIPPED_TAGS = new Set(['canvas', 'embed', 'fencedframe', 'hr', 'iframe', 'img', 'input', 'marquee',
   'object', 'select', 'textarea', 'video', 'svg', 'symbol', 'image', 'marker', 'pattern', 'foreignObject']);
 
-// Whether `el` may hide its overflow or be clipped: by the browser's own sheet, an inline
-// style, a popover's, or a rule of the page's sheets (`surveyed`: their selectors, '' for
-// none).
+// Whether `el` may hide its overflow or be clipped: by the browser's own sheet (the tags
+// above, popovers), an inline style, or a rule of the page's sheets (`surveyed`: their
+// selectors, '' for none).
 function mayBeClipped(el, surveyed) {
   if (CLIPPED_TAGS.has(el.localName)) return true;
   if (el.hasAttributes() && (el.hasAttribute('style') || el.hasAttribute('popover'))) return true;
