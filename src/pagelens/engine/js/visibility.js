@@ -48,7 +48,7 @@ function isAriaHiddenOrInert(el) {
       break;
     }
     chain.push(cur);
-    if (cur.getAttribute('aria-hidden') === 'true' || cur.hasAttribute('inert')) {
+    if (cur.matches(ARIA_HIDDEN_OR_INERT)) {
       hidden = true;
       break;
     }
