@@ -16,6 +16,7 @@ import pytest
 import pagelens
 from bench.axtruth import ax_ground_truth, chromium_name, corpus_agreement, engine_evaluate, offline_browser
 from bench.corpus import corpus_pages
+from pagelens.engine.models import InteractiveControl
 
 NAME_THRESHOLD = 0.98
 ROLE_THRESHOLD = 0.98
@@ -278,6 +279,34 @@ async def test_fields_named_by_one_label(page: pagelens.Page) -> None:
     )
 
 
+async def test_text_through_plain_wrappers(page: pagelens.Page) -> None:
+    """One run of text inside plain wrappers (accname.js names it without the general
+    algorithm), and the wrappers that must leave it to the general algorithm."""
+    sr_only = "<style>.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}"
+    sr_only += " .glyph::before{content:'+'} .gone{display:none}</style>"
+    await assert_names(
+        page,
+        [
+            ("icon", sr_only + "<button data-k=icon><span class=icon></span><span class=sr>Close</span></button>",
+             "Close"),
+            ("role-button", "<span role=button tabindex=0 data-k=role-button><span class=sr>Menu</span></span>",
+             "Menu"),
+            ("deep", "<a href=# data-k=deep><div><span><b> Deep </b></span></div></a>", "Deep"),
+            ("transformed", "<button data-k=transformed><span style='text-transform:uppercase'>ok</span></button>",
+             "OK"),
+            ("label", "<label><span>City</span> <input data-k=label></label>", "City"),
+            ("two-runs", "<a href=# data-k=two-runs><span>One</span><span>Two</span></a>", "OneTwo"),
+            ("glyph", "<button data-k=glyph><span class=glyph></span>Add</button>", "+Add"),
+            ("hidden-run", "<button data-k=hidden-run><span class=gone>Secret</span>Shown</button>", "Shown"),
+            ("hidden-only", "<button data-k=hidden-only title=Tip><span class=gone>Secret</span></button>", "Tip"),
+            ("aria-hidden", "<button data-k=aria-hidden title=Tip><span aria-hidden=true>x</span></button>", "Tip"),
+            ("named-wrapper", "<a href=# data-k=named-wrapper><span aria-label=Label>text</span></a>", "Label"),
+            ("field-inside", "<label><input data-k=field-inside> <span>Size <select><option>XL</option></select>"
+             "</span></label>", "Size XL"),
+        ],
+    )
+
+
 async def test_empty_label_falls_back_to_placeholder(page: pagelens.Page) -> None:
     """HTML-AAM falls back to title and placeholder when the label gives no text; Chromium
     stops at the empty label. pagelens follows the spec here, on purpose."""
@@ -407,15 +436,19 @@ async def test_clipping_by_style_rules(page: pagelens.Page, head: str) -> None:
     assert visible == expected
 
 
-async def visible_in_views(page: pagelens.Page) -> dict[str, bool]:
-    """Each control's `visible` as the interaction view (a scan) sees it, by its data-k."""
+async def scanned_controls(page: pagelens.Page) -> dict[str, InteractiveControl]:
+    """The controls of the interaction view (a scan), by their data-k."""
     model = await page.interaction_model()
     keys = await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
         " (e) => [e.getAttribute('data-llm-id'), e.dataset.k]))",
     )
-    return {keys[c.id]: c.visible for c in model.controls if c.id in keys}
+    return {keys[c.id]: c for c in model.controls if c.id in keys}
+
+
+async def visible_in_views(page: pagelens.Page) -> dict[str, bool]:
+    return {key: control.visible for key, control in (await scanned_controls(page)).items()}
 
 
 # Clipped, hidden or inert by what a scan meets: rules read from the sheets (a shorthand
@@ -452,6 +485,47 @@ async def test_scans_hide_what_clips_or_hides(page: pagelens.Page, shadow: str) 
     assert await visible_in_views(page) == expected  # aria-hidden, inert and slotted-open: no controls
     summary = await page.summary("full")
     assert summary.interactive_element_count == 1
+
+
+# Text transformed by a rule, an inline style, and a rule that turns it off again.
+TRANSFORM_PAGE = """<!doctype html><html><head><style>.up{text-transform:uppercase} .keep{text-transform:none}
+  </style></head><body>
+  <button class=up data-k=by-rule>save</button>
+  <div style="text-transform:lowercase"><a href=#b data-k=inherited-inline>SAVE</a></div>
+  <div class=up><span><a href=#c class=keep data-k=turned-off>Save</a></span></div>
+  <button data-k=wrapped><span class=up>ok</span></button>
+  <button data-k=plain>Save</button></body></html>"""
+# Nothing in the document transforms text, a shadow tree's wrapper does: a scan reads no
+# element's style only while it knows that nothing does.
+SHADOW_TRANSFORM_PAGE = """<!doctype html><html><body><button data-k=plain>Save <b>now</b></button>
+  <div id=host><a href=#e data-k=slotted>save</a></div>
+  <script>
+    document.getElementById('host').attachShadow({mode: 'open'}).innerHTML =
+      '<div style="text-transform:uppercase"><slot></slot></div>';
+  </script></body></html>"""
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        pytest.param(
+            TRANSFORM_PAGE,
+            {"by-rule": "SAVE", "inherited-inline": "save", "turned-off": "Save", "wrapped": "OK", "plain": "Save"},
+            id="document",
+        ),
+        pytest.param(
+            "<div style='Text-Transform: uppercase'><a href=#a data-k=inline>save</a></div>"
+            "<button data-k=plain>Go</button>",
+            {"inline": "SAVE", "plain": "Go"},
+            id="inline-only",
+        ),
+        pytest.param(SHADOW_TRANSFORM_PAGE, {"plain": "Save now", "slotted": "SAVE"}, id="shadow-tree"),
+    ],
+)
+async def test_scans_transform_text_as_styles_say(page: pagelens.Page, html: str, expected: dict[str, str]) -> None:
+    await page.set_content(html)
+    assert {key: control.name for key, control in (await scanned_controls(page)).items()} == expected
+    assert await chromium_names(page, list(expected)) == expected
 
 
 async def test_names_are_recomputed_on_each_capture(page: pagelens.Page) -> None:

@@ -60,11 +60,12 @@ function accessibleName(el) {
   return name;
 }
 
-// Most controls are a link or button holding one run of text, or a field with one label
-// holding one run of text (beside the field itself, when the label wraps it). Where
-// nothing else can name such an element (no ARIA naming, no generated content, no shadow
-// tree), every step before that text finds nothing: the name textAlternative would give,
-// at a fraction of the cost. Null when the element is not such a case.
+// Most controls are a link or button holding one run of text (directly, or through plain
+// wrappers: an icon button's visually hidden `<span class=sr-only>Close</span>`), or a
+// field with one label holding one. Where nothing else can name such an element (no ARIA
+// naming, no generated content, no shadow tree), every step before that text finds
+// nothing: the name textAlternative would give, at a fraction of the cost. Null when the
+// element is not such a case.
 const PLAIN_NAME_TAGS = new Set(['a', 'button', 'span', 'div', 'li', 'summary', 'td', 'th', 'p', 'label',
   'b', 'strong', 'em', 'i', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
@@ -82,34 +83,61 @@ function plainTextName(el) {
   return textHolderName(el, el);
 }
 
-// The name of `el` when it is the one run of text among `holder`'s children (holder is
-// el itself, or its label); null otherwise.
+// The name of `el` when it is the one run of text in `holder` (holder is el itself, or
+// its label); null otherwise.
 function textHolderName(holder, el) {
-  const text = soleTextChild(holder, el);
-  if (!text || holder.shadowRoot || holder.hasAttribute('aria-owns')) return null;
+  if (holder.shadowRoot || holder.hasAttribute('aria-owns')) return null;
   if (holder !== el && ['aria-labelledby', 'aria-label', 'role', 'contenteditable'].some((a) => holder.hasAttribute(a))) {
     return null;
   }
   if (hasPseudo(holder, '::before') || hasPseudo(holder, '::after')) return null;
+  const text = soleText(holder, el, 0);
+  if (!text) return null;
   if (isHiddenForName(el, TOP_LEVEL, false)) return '';
   if (holder !== el && isHiddenForName(holder, TOP_LEVEL, false)) return null; // then other sources name it
-  // Preserved or collapsed, whitespace ends up as single spaces in a name.
-  return normalizeSpace(transformText(text.data, styleOf(holder).textTransform));
+  // Preserved or collapsed, whitespace ends up as single spaces in a name; text-transform
+  // is inherited, so the text's own parent has the one that applies.
+  return normalizeSpace(transformText(text.data, textTransformOf(text.parentNode)));
 }
 
-// The one text node with more than whitespace among `holder`'s children, or null when
-// there is another child that could add to a name. Whitespace-only text adds at most a
-// space at an end (trimmed), a comment nothing, and `el` nothing to its own label.
-function soleTextChild(holder, el) {
-  let found = null;
+// The one text node with more than whitespace in `holder`'s content, or null when
+// something else could add to a name. Whitespace-only text adds at most a space at an
+// end (trimmed), a comment nothing, `el` nothing to its own label, and a plain wrapper
+// only what it holds. `undefined` for content that adds nothing at all.
+function soleText(holder, el, depth) {
+  let found;
   for (let child = holder.firstChild; child; child = child.nextSibling) {
     if (child === el || child.nodeType === 8) continue;
-    if (child.nodeType !== 3) return null;
-    if (!/[^ \t\n\f\r]/.test(child.data)) continue;
-    if (found) return null;
-    found = child;
+    let text;
+    if (child.nodeType === 3) {
+      if (!/[^ \t\n\f\r]/.test(child.data)) continue;
+      text = child;
+    } else if (depth < MAX_PLAIN_WRAPPERS && isPlainWrapper(child)) {
+      text = soleText(child, el, depth + 1);
+      if (text === undefined) continue;
+    } else {
+      return null;
+    }
+    if (found || !text) return null;
+    found = text;
   }
-  return found;
+  return depth === 0 ? found || null : found;
+}
+
+// Elements that only pass their content on to a name: phrasing and generic tags with no
+// attribute that names, hides, gives a role or generated content, nor a shadow tree.
+const PLAIN_WRAPPER_TAGS = new Set(['span', 'b', 'strong', 'em', 'i', 'small', 'u', 'div', 'p']);
+const PLAIN_WRAPPER_ATTRS = new Set(['class', 'id', 'style', 'lang', 'dir']);
+const MAX_PLAIN_WRAPPERS = 3;
+
+function isPlainWrapper(el) {
+  if (el.nodeType !== 1 || el.namespaceURI !== HTML_NS || !PLAIN_WRAPPER_TAGS.has(el.localName) || el.shadowRoot) {
+    return false;
+  }
+  if (el.hasAttributes() && !el.getAttributeNames().every((a) => PLAIN_WRAPPER_ATTRS.has(a) || a.startsWith('data-'))) {
+    return false;
+  }
+  return !hasPseudo(el, '::before') && !hasPseudo(el, '::after') && !isHiddenForName(el, TOP_LEVEL, false);
 }
 
 // A piece of a name and where it came from: text from `attribute`, `related` elements,
@@ -602,10 +630,26 @@ function renderedText(node) {
   const style = styleOf(parent);
   const collapse = style.whiteSpaceCollapse || style.whiteSpace;
   const text = /preserve|pre|break-spaces/.test(collapse) ? node.data : node.data.replace(/[ \t\n\f\r]+/g, ' ');
-  return transformText(text, style.textTransform);
+  return transformText(text, textTransformOf(parent));
 }
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
+
+// text-transform, as rules or inline styles give it (rules setting none change nothing).
+const TEXT_TRANSFORM_RULES = {
+  name: 'text-transform',
+  bears: (rule) => !['', 'none'].includes(rule.style.getPropertyValue('text-transform').trim()),
+  selectors: (selectorText) => splitSelector(selectorText, isComma),
+};
+const TEXT_TRANSFORM_BY_DEFAULT = ['[style*="text-transform" i]'];
+
+// The text-transform of the text in `el`. It is inherited, and most pages transform
+// no element at all: then (their sheets readable, no shadow tree) no style is read.
+function textTransformOf(el) {
+  const transformed = surveyedElements(TEXT_TRANSFORM_RULES, TEXT_TRANSFORM_BY_DEFAULT);
+  if (transformed && transformed.size === 0 && composedTreeIsLightTree()) return 'none';
+  return styleOf(el).textTransform;
+}
 
 function transformText(text, transform) {
   switch (transform) {

@@ -131,7 +131,7 @@ class TextStats {
   parentInfo(el) {
     let info = this._parents.get(el);
     if (info === undefined) {
-      const visible = el.checkVisibility(VISIBILITY_CHECK); // whatever its opacity
+      const visible = isShownIgnoringOpacity(el);
       let block = el;
       while (block.parentElement && isInlineTag(block.localName)) block = block.parentElement;
       info = visible ? { link: !!el.closest('a[href]'), block } : null;
@@ -271,7 +271,7 @@ function readableText(root, maxChars, skipChrome = true, start = null) {
   const shown = (el) => {
     let flag = visibleCache.get(el);
     if (flag === undefined) {
-      flag = el.checkVisibility(VISIBILITY_CHECK);
+      flag = isShownIgnoringOpacity(el);
       visibleCache.set(el, flag);
     }
     return flag;

@@ -123,6 +123,7 @@ function idRefs(el, attr) {
 // tree (per element, so a page of inputs took quadratic time). The label[for] elements
 // are indexed once per run, and wrapping labels found among the ancestors; each
 // candidate is confirmed by `label.control`, which is cheap. Same result, same order.
+const WRAPPING_LABEL = 'label:not([for])';
 const LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
 
 function labelsOf(el) {
@@ -132,8 +133,8 @@ function labelsOf(el) {
   const found = [];
   if (el.id) for (const label of index.byFor.get(el.id) || []) if (label.control === el) found.push(label);
   if (index.wrapping) {
-    for (let cur = el.parentElement; cur; cur = cur.parentElement) {
-      if (cur.localName === 'label' && !cur.hasAttribute('for') && cur.control === el) found.push(cur);
+    for (let cur = el.closest(WRAPPING_LABEL); cur; cur = cur.parentElement && cur.parentElement.closest(WRAPPING_LABEL)) {
+      if (cur.control === el) found.push(cur);
     }
   }
   if (found.length < 2) return found;
@@ -153,7 +154,7 @@ function labelIndex(root) {
       if (!byFor.has(id)) byFor.set(id, []);
       byFor.get(id).push(label);
     }
-    index = { byFor, wrapping: !!root.querySelector('label:not([for])') };
+    index = { byFor, wrapping: !!root.querySelector(WRAPPING_LABEL) };
     labelIndexes.set(root, index);
   }
   return index;

@@ -197,13 +197,15 @@ const surveyedSets = runScopedMap();
 // The elements of the document tree that a rule bearing on `question` (or one of
 // `defaults`) matches, in document order, found by one query per run (the few elements a
 // question concerns, such as the scroll containers of a huge page); null when the survey
-// is incomplete or its selectors cannot be queried.
+// is incomplete, finds more than the question's `maxSelectors`, or its selectors cannot
+// be queried.
 function surveyedElements(question, defaults) {
   let found = surveyedSets.get(question);
   if (found === undefined) {
     found = null;
     const survey = runSurvey(question);
-    if (survey.complete) {
+    const withinLimit = question.maxSelectors === undefined || survey.selectors.length <= question.maxSelectors;
+    if (survey.complete && withinLimit) {
       const selectors = [...defaults, ...survey.selectors].filter((s) => !s.includes('::'));
       try {
         found = new Set(document.querySelectorAll(selectors.join(',')));

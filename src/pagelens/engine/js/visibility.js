@@ -80,6 +80,12 @@ function isShownByStyle(el) {
   return shown;
 }
 
+// Shown by display and visibility, whatever its opacity (text faded out is still the
+// page's text): the run's full check answers where it was asked and passed.
+function isShownIgnoringOpacity(el) {
+  return shownCache.get(el) === true || el.checkVisibility(VISIBILITY_CHECK);
+}
+
 // display:none on the element or an ancestor, or visibility:hidden/collapse. Elements
 // without a box of their own (display:contents, <area>, <option>) and content skipped by
 // content-visibility are not hidden unless an ancestor is display:none.
@@ -106,37 +112,32 @@ function boxOf(el) {
 const CLIP_ANCESTORS = 4;
 
 // The visually-hidden pattern, on the element or a close ancestor: clipped to nothing, or
-// squeezed into a box of at most 1px that hides its overflow.
+// squeezed into a box of at most 1px that hides its overflow. Where the page's sheets can
+// say, only what may be clipped is measured; not across shadow trees, whose own sheets
+// the survey does not read (without them, the light tree is the composed tree).
 function isClippedAway(el, rect) {
   if (rect.width <= 1 && rect.height <= 1) return true;
-  const surveyed = clippingRuleSelector();
-  // Where the page's sheets can say, only what may be clipped is measured; not across
-  // shadow trees, whose own sheets the survey does not read.
-  const measureAll = surveyed === null || !composedTreeIsLightTree();
+  const clippable = surveyedElements(CLIPPING_RULES, CLIPPED_BY_DEFAULT);
+  const measureAll = clippable === null || !composedTreeIsLightTree();
   let cur = el;
-  for (let depth = 0; cur && depth < CLIP_ANCESTORS; depth++, cur = composedParent(cur)) {
-    if ((measureAll || mayBeClipped(cur, surveyed)) && clipsToNothing(cur)) return true;
+  for (let depth = 0; cur && depth < CLIP_ANCESTORS; depth++) {
+    if ((measureAll || CLIPPED_TAGS.has(cur.localName) || clippable.has(cur)) && clipsToNothing(cur)) return true;
+    cur = measureAll ? composedParent(cur) : cur.parentElement;
   }
   return false;
 }
 
 // What Chromium's own style sheets clip: replaced elements, most inputs, <hr>, inner SVG
-// viewports.
+// viewports (asked of each element by its tag), popovers; and what an inline style may.
 const CLIPPED_TAGS = new Set(['canvas', 'embed', 'fencedframe', 'hr', 'iframe', 'img', 'input', 'marquee',
   'object', 'select', 'textarea', 'video', 'svg', 'symbol', 'image', 'marker', 'pattern', 'foreignObject']);
-
-// Whether `el` may hide its overflow or be clipped: by the browser's own sheet (the tags
-// above, popovers), an inline style, or a rule of the page's sheets (`surveyed`: their
-// selectors, '' for none).
-function mayBeClipped(el, surveyed) {
-  if (CLIPPED_TAGS.has(el.localName)) return true;
-  if (el.hasAttributes() && (el.hasAttribute('style') || el.hasAttribute('popover'))) return true;
-  return surveyed !== '' && el.matches(surveyed);
-}
+const CLIPPED_BY_DEFAULT = ['[popover]', '[style]'];
 
 // Rules that can clip an element: an overflow other than visible, clip, clip-path, or an
 // animation (it may animate them). The shorthand is read too: `overflow: var(--x)` leaves
-// its longhands empty.
+// its longhands empty. The elements they match are queried at once: worth it for a
+// page's few clipping rules, not for a style framework's hundreds (then each element's
+// style is read).
 const CLIPPING_PROPERTIES = [['overflow', 'visible'], ['overflow-x', 'visible'], ['overflow-y', 'visible'],
   ['overflow-block', 'visible'], ['overflow-inline', 'visible'], ['clip', 'auto'], ['clip-path', 'none'],
   ['all', ''], ['animation', ''], ['animation-name', 'none']];
@@ -147,31 +148,8 @@ const CLIPPING_RULES = {
     return value !== '' && value !== initial;
   }),
   selectors: (selectorText) => splitSelector(selectorText, isComma),
+  maxSelectors: 24,
 };
-// Each element is matched against every selector: worth it for a page's few clipping
-// rules, not for a style framework's hundreds (then each element's style is read).
-const MAX_CLIPPING_SELECTORS = 24;
-
-const clippingSelectors = runScopedMap();
-
-// The selectors of the page's rules that may clip, as one list ('' for none), or null
-// when the page's sheets cannot say.
-function clippingRuleSelector() {
-  let selector = clippingSelectors.get(document);
-  if (selector === undefined) {
-    selector = null;
-    const survey = runSurvey(CLIPPING_RULES);
-    if (survey.complete && survey.selectors.length <= MAX_CLIPPING_SELECTORS) {
-      const list = survey.selectors.filter((s) => !s.includes('::')).join(', ');
-      try {
-        if (list) document.documentElement.matches(list);
-        selector = list;
-      } catch (e) { /* a selector the engine cannot test */ }
-    }
-    clippingSelectors.set(document, selector);
-  }
-  return selector;
-}
 
 const clipCache = runScopedMap();
 
