@@ -213,3 +213,27 @@ async def test_a_renamed_control_keeps_its_id_and_shows_its_new_name(page: pagel
     after = await capture(page)
     assert after.by_key["add"] == before.by_key["add"]
     assert after.by_id[after.by_key["add"]][2] == "Add a task"
+
+
+async def test_keys_are_those_of_the_document_as_it_is(page: pagelens.Page) -> None:
+    """Identity keys are kept between captures of an unchanged document; a control the
+    last capture did not show still gets the keys of its current content, so a copy
+    rendered from that content takes its id over."""
+    await page.set_content(
+        "<div class=row>Alpha <button>Delete</button></div><div style='height:3000px'></div>"
+        "<div id=bottom><div class=row><span>Beta</span> <button>Delete</button></div></div>"
+    )
+    pw = page.playwright_page
+    bottom_id = "document.querySelector('#bottom button').getAttribute('data-llm-id')"
+    await page.snapshot("skeleton")  # every visible control shown, its keys remembered
+    first = await pw.evaluate(bottom_id)
+    await pw.evaluate("document.querySelector('#bottom span').textContent = 'Gamma'")
+    viewport = await page.semantic_tree()  # sees the change, shows only the top row
+    assert first not in {node.i for node in viewport.interactive_tree}
+    await page.snapshot("skeleton")  # nothing changed since: the bottom row is keyed afresh
+    await pw.evaluate(
+        "document.getElementById('bottom').innerHTML ="
+        " '<div class=row><span>Gamma</span> <button>Delete</button></div>'"
+    )
+    await page.snapshot("skeleton")
+    assert await pw.evaluate(bottom_id) == first

@@ -21,8 +21,11 @@ const idState = {
   owners: new Map(), // id -> WeakRef(element)
   keyOfId: new Map(), // id -> identity key the id was last stamped with
   byKey: new Map(), // identity key, unique in the last capture it was seen in -> id
+  keysOf: new WeakMap(), // element -> { keys, version }: its identity keys when last shown in a run
   adopted: false,
-  capture: null, // during a stamping run: text hashes and the keys of the ids shown so far
+  // During a stamping run: text hashes, the keys of the ids shown so far, and the
+  // version of the document it sees.
+  capture: null,
 };
 
 // ---- stamping runs: a scan (scanPage) opens one; it ends in a microtask, as soon as
@@ -34,8 +37,8 @@ const idState = {
 function beginStamping(shadowRoots) {
   adoptIds(shadowRoots);
   if (idState.capture) return;
-  idState.capture = { texts: new Map(), stamped: [] };
-  queueMicrotask(endStamping);
+  idState.capture = { texts: new Map(), stamped: [], version: documentVersion(shadowRoots) };
+  queueMicrotask(() => endStamping(shadowRoots));
 }
 
 function adoptIds(shadowRoots) {
@@ -54,9 +57,10 @@ function adoptIds(shadowRoots) {
 
 // Remember, for the next capture, which id each key had where the key was unique among
 // the ids shown in this run.
-function endStamping() {
+function endStamping(shadowRoots) {
   const capture = idState.capture;
   if (!capture) return;
+  watchDocument(shadowRoots);
   const ids = new Map();
   for (const { keys, id } of capture.stamped) {
     for (const key of keys) ids.set(key, ids.has(key) && ids.get(key) !== id ? null : id);
@@ -74,6 +78,48 @@ function forgetGoneKeys() {
   for (const [key, id] of idState.byKey) {
     if (!isLive(id)) idState.byKey.delete(key);
   }
+}
+
+// ---- changes between runs
+// Identity keys are read from the document (roles, names, the text around). Each
+// stamping run sees a version of it, a new one when it has changed since the last run;
+// an element shown again in the same version keeps the keys it had. A MutationObserver
+// watches the document and its open shadow roots between runs (it stops at the first
+// change); our own id stamps are no change. A change made by style alone (a :hover rule
+// showing a menu) is not seen: keys then stay as they were, and the worst that follows
+// is a re-rendered copy of an element missing its id.
+
+const watch = { observer: null, roots: [], changed: true, version: 0 };
+const WATCHED = { subtree: true, childList: true, attributes: true, characterData: true };
+
+function isChange(records) {
+  return records.some((r) => r.type !== 'attributes' || r.attributeName !== ID_ATTR);
+}
+
+function watchDocument(shadowRoots) {
+  if (!watch.observer) {
+    watch.observer = new MutationObserver((records) => {
+      if (!isChange(records)) return;
+      watch.changed = true;
+      watch.observer.disconnect();
+    });
+  }
+  watch.changed = false;
+  watch.roots = shadowRoots.slice();
+  for (const root of [document, ...shadowRoots]) watch.observer.observe(root, WATCHED);
+}
+
+// The version of the document a run sees: the last run's, when nothing has changed since
+// and the run finds the same shadow roots (a root attached since, to an element already
+// there, is seen by no observer). Watching stops for the run: its own stamps are no
+// change to record.
+function documentVersion(shadowRoots) {
+  const unchanged = watch.observer !== null && !watch.changed && !isChange(watch.observer.takeRecords()) &&
+    watch.roots.length === shadowRoots.length && watch.roots.every((root, i) => root === shadowRoots[i]);
+  if (watch.observer) watch.observer.disconnect();
+  watch.changed = true;
+  if (!unchanged) watch.version++;
+  return watch.version;
 }
 
 // ---- identity keys
@@ -180,7 +226,13 @@ function stableId(el) {
 // are remembered, so that a re-rendered copy of the element takes the id over.
 function shownId(el) {
   const id = stableId(el);
-  const keys = identityKeys(el);
+  const capture = idState.capture;
+  const known = capture && idState.keysOf.get(el);
+  let keys = known && known.version === capture.version ? known.keys : undefined;
+  if (!keys) {
+    keys = identityKeys(el);
+    if (capture) idState.keysOf.set(el, { keys, version: capture.version });
+  }
   idState.keyOfId.set(id, keys[0]);
   if (idState.capture) idState.capture.stamped.push({ keys, id });
   return id;
