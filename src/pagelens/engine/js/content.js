@@ -83,16 +83,6 @@ function isReadText(el) {
   return !SKIP_TAGS.has(el.localName) && !VALUE_TAGS.has(el.localName);
 }
 
-// The node after `walker`'s current node and its subtree, staying inside `root`.
-function nextOutside(walker, root) {
-  for (;;) {
-    if (walker.currentNode === root) return null;
-    const sibling = walker.nextSibling();
-    if (sibling) return sibling;
-    if (!walker.parentNode()) return null;
-  }
-}
-
 // Statistics of the page's visible text, in one pass over its text nodes. A "block" is
 // the nearest non-inline ancestor of a text run (a paragraph, a list item, a cell).
 // Prose blocks are blocks of running text (>= 20 words, few of them links) outside page

@@ -207,7 +207,7 @@ class SelectorBuilder {
       set = this.elementsByTag(top.tag).filter((el) => this.matchesStep(el, top));
     } else {
       const groups = this.ancestorGroups(steps.slice(1));
-      const candidates = (top.nth ? groups.byPosition.get(`${top.tag}:${top.nth}`) : groups.byTag.get(top.tag)) || [];
+      const candidates = (top.nth ? this.groupsAt(groups, top.tag, top.nth) : groups.byTag.get(top.tag)) || [];
       set = [];
       for (const group of candidates) {
         if (this.matchesStep(group.ancestor, top)) for (const el of group.members) set.push(el);
@@ -218,7 +218,8 @@ class SelectorBuilder {
   }
 
   // The elements matching `steps`, grouped by their ancestor one level above the path,
-  // the groups indexed by that ancestor's local name (and position among its type).
+  // the groups indexed by that ancestor's local name (and, on first use for a name, by
+  // its position among its type: most ancestors are never asked for theirs).
   ancestorGroups(steps) {
     const key = pathKey(steps);
     let groups = this.groupSets.get(key);
@@ -232,13 +233,20 @@ class SelectorBuilder {
       else byAncestor.set(ancestor, { ancestor, members: [el] });
     }
     groups = { byTag: new Map(), byPosition: new Map() };
-    for (const group of byAncestor.values()) {
-      const tag = group.ancestor.localName;
-      pushTo(groups.byTag, tag, group);
-      pushTo(groups.byPosition, `${tag}:${this.position(group.ancestor).index}`, group);
-    }
+    for (const group of byAncestor.values()) pushTo(groups.byTag, group.ancestor.localName, group);
     this.groupSets.set(key, groups);
     return groups;
+  }
+
+  // The groups whose ancestor is the `nth` of its type `tag`.
+  groupsAt(groups, tag, nth) {
+    let byIndex = groups.byPosition.get(tag);
+    if (!byIndex) {
+      byIndex = new Map();
+      for (const group of groups.byTag.get(tag) || []) pushTo(byIndex, this.position(group.ancestor).index, group);
+      groups.byPosition.set(tag, byIndex);
+    }
+    return byIndex.get(nth);
   }
 
   // How many children-chains below `anchor` match `steps` (the `#id > path` form). Each
