@@ -234,7 +234,7 @@ function shownId(el) {
     if (capture) idState.keysOf.set(el, { keys, version: capture.version });
   }
   idState.keyOfId.set(id, keys[0]);
-  if (idState.capture) idState.capture.stamped.push({ keys, id });
+  if (capture) capture.stamped.push({ keys, id });
   return id;
 }
 
