@@ -38,12 +38,14 @@ function visibleHeadings(levels, max) {
 // places left over. Skip links ("Skip to content") only move focus and are left out.
 function primaryActions(scan, mainNode, builder, max) {
   const viewportHeight = window.innerHeight;
-  const candidates = scan.controls
-    .map((control, order) => ({ control, order, rank: ctaRank(control) }))
-    .filter(({ control, rank }) => rank !== null && control.visible)
-    .map((c) => ({ ...c, inMain: inScope(c.control.el, mainNode),
-      fold: c.control.rect.top < viewportHeight ? 0 : 1 }))
-    .sort((a, b) => (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank || a.order - b.order);
+  const candidates = [];
+  scan.controls.forEach((control, order) => {
+    const rank = ctaRank(control);
+    if (rank === null || !control.visible) return;
+    const fold = control.rect.top < viewportHeight ? 0 : 1;
+    candidates.push({ control, order, rank, inMain: inScope(control.el, mainNode), fold });
+  });
+  candidates.sort((a, b) => (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank || a.order - b.order);
   const seen = new Set();
   const actions = [];
   const deferred = [];
