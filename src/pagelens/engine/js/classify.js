@@ -166,7 +166,9 @@ function chartCount() {
 // siblings (a row, a list item, a card in a grid), with some text of its own (>= 4
 // words, so one-word menu entries do not count). Items are grouped by tag and first
 // class across containers, since grids split their cards into rows. Paragraphs are
-// running text, not items.
+// running text, not items. Counted until one kind reaches LISTING_ITEMS: all a rule asks.
+const LISTING_ITEMS = 25;
+
 function listingItems(scan, stats) {
   const repeats = new Map();
   const isRepeated = (el) => {
@@ -196,9 +198,13 @@ function listingItems(scan, stats) {
     if (item && (item.localName === 'td' || item.localName === 'th') && item.parentElement) item = item.parentElement;
     if (!item || item === document.body || item.localName === 'p' || seen.has(item)) continue;
     seen.add(item);
-    if (!hasWords(item, 4)) continue;
+    // The visible words of the item's own block, counted already, settle most items.
+    const counted = stats.blocks.get(item);
+    if (!(counted && counted.words >= 4) && !hasWords(item, 4)) continue;
     const key = `${item.localName}.${item.classList[0] || ''}`;
-    groups.set(key, (groups.get(key) || 0) + 1);
+    const count = (groups.get(key) || 0) + 1;
+    if (count >= LISTING_ITEMS) return count;
+    groups.set(key, count);
   }
   return Math.max(0, ...groups.values());
 }
@@ -332,6 +338,6 @@ function namesScreen(s, re) {
 }
 
 function isListing(s) {
-  return s.listingItems >= 25 || (s.listingItems >= 10 && s.paginated) ||
+  return s.listingItems >= LISTING_ITEMS || (s.listingItems >= 10 && s.paginated) ||
     (s.links >= 100 && s.linkDensity >= 0.6);
 }
