@@ -107,10 +107,10 @@ def _failure(exc: PlaywrightError, url: str, options: NavigationOptions) -> Acti
 
 
 async def navigate(
-    tab: Tab, url: str, options: NavigationOptions, *, summary: bool, action: str = "navigate", base: str | None = None
+    tab: Tab, url: str, options: NavigationOptions, *, summary: bool, base: str, action: str = "navigate"
 ) -> ActionResult:
-    """Load `url` in `tab`; a path is taken relative to `base` (default: the tab's address)."""
-    base = tab.playwright_page.url if base is None else base
+    """Load `url` in `tab`; a path is taken relative to `base`, the address of the page
+    the agent asked from ('' for none)."""
     address = check_url(url, allow_file_urls=options.allow_file_urls, base=base)
     response = await _goto(tab, address, options)
     result = await _loaded(tab, action, response, options, summary=summary)

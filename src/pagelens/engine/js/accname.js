@@ -103,7 +103,8 @@ function textHolderName(holder, el) {
 // The one text node with more than whitespace in `holder`'s content, or null when
 // something else could add to a name. Whitespace-only text adds at most a space at an
 // end (trimmed), a comment nothing, `el` nothing to its own label, and a plain wrapper
-// only what it holds. `undefined` for content that adds nothing at all.
+// only what it holds. `undefined` for content that adds nothing at all (a wrapper's
+// caller passes over it; for `holder` itself, that is no plain name either).
 function soleText(holder, el, depth) {
   let found;
   for (let child = holder.firstChild; child; child = child.nextSibling) {
@@ -121,7 +122,7 @@ function soleText(holder, el, depth) {
     if (found || !text) return null;
     found = text;
   }
-  return depth === 0 ? found || null : found;
+  return found;
 }
 
 // Elements that only pass their content on to a name: phrasing and generic tags with no
@@ -630,7 +631,7 @@ function renderedText(node) {
   const style = styleOf(parent);
   const collapse = style.whiteSpaceCollapse || style.whiteSpace;
   const text = /preserve|pre|break-spaces/.test(collapse) ? node.data : node.data.replace(/[ \t\n\f\r]+/g, ' ');
-  return transformText(text, textTransformOf(parent));
+  return transformText(text, style.textTransform);
 }
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });

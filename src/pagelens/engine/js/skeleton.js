@@ -14,8 +14,8 @@ function escapeHtml(text) {
 // Links within the page's own origin are written from their path (`/docs/a.html`): the
 // view's url says where they lead, and the origin repeated on every link made a fifth of
 // a link-heavy page's skeleton. Links elsewhere are written whole.
-function shownHref(el, raw, origin) {
-  const href = linkUrl(el) || raw;
+function shownHref(el, origin) {
+  const href = linkUrl(el);
   return origin && href.startsWith(origin) && href[origin.length] === '/' ? href.slice(origin.length) : href;
 }
 
@@ -40,7 +40,7 @@ function skeletonAttributes(control, origin) {
     let value = el.getAttribute(attr);
     // Typed values are form data: only button captions are kept.
     if (attr === 'value' && !(el.localName === 'input' && NON_FIELD_TYPES.has((el.type || '').toLowerCase()))) continue;
-    if (attr === 'href') value = shownHref(el, value, origin);
+    if (attr === 'href') value = shownHref(el, origin);
     out += ` ${attr}="${escapeHtml(truncate(value, 200))}"`;
   }
   return out;

@@ -192,7 +192,7 @@ function navLinks(scan, stats, max) {
       if (out.length >= max) break;
       // Names are costly: asked last, of the few links in scope.
       if (control.role !== 'link' || !inScope(control) || !control.visible || !control.name) continue;
-      const href = linkUrl(control.el) || control.el.getAttribute('href') || '';
+      const href = linkUrl(control.el);
       if (seen.has(href + control.name)) continue;
       seen.add(href + control.name);
       out.push({ text: truncate(control.name, 60), href });
