@@ -390,10 +390,12 @@ def _mismatch(label: str, ax: AxControl, kind: str, role: str | None, name: str 
 
 async def engine_evaluate(page: pagelens.Page, expression: str, *, by_value: bool = True) -> Any:
     """Evaluate `expression` in the pagelens engine's isolated world of the main frame,
-    where ``__pagelensDebug`` exposes the name, role and visibility primitives."""
+    where ``engine`` is the engine's entry object (its name, role and visibility
+    primitives among its methods). By reference: ``{"objectId": ...}``."""
     world = await page.main_world()
-    result = await world.evaluate(expression, timeout_ms=10_000, by_value=by_value)
-    return result.get("value") if by_value else result
+    function = f"function () {{ const engine = this; return ({expression}); }}"
+    value = await world.apply(function, timeout=10.0, by_value=by_value)
+    return value if by_value else {"objectId": value}
 
 
 async def chromium_name(page: pagelens.Page, expression: str) -> str | None:
@@ -446,7 +448,7 @@ async def wpt_name_cases(page: pagelens.Page, corpus_page: Any) -> list[NameCase
     out = []
     for element, expected, query in cases:
         ours = await engine_evaluate(
-            page, f"(() => {{ const e = {query}; return e ? __pagelensDebug.accessibleName(e) : null; }})()"
+            page, f"(() => {{ const e = {query}; return e ? engine.accessibleName(e) : null; }})()"
         )
         out.append(NameCase(corpus_page.id, element, expected, ours, await chromium_name(page, query)))
     return out

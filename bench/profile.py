@@ -25,25 +25,25 @@ from rich.table import Table
 import pagelens
 from bench.generate import generate_page
 from pagelens.browser.network import LOOPBACK_HOSTS
-from pagelens.engine import VIEWS, engine_source
+from pagelens.engine import ENGINE, VIEWS
 
 SAMPLING_INTERVAL_US = 200
 
 
 @cache
 def engine_modules() -> list[tuple[int, str]]:
-    """(first line, module name) of each module in the concatenated engine script (module
-    headers are `// ---- name.js`; the modules' own section rules do not end in `.js`)."""
-    lines = engine_source().splitlines()
+    """(first line, module name) of each module in the engine bundle (esbuild heads each
+    module with a `// path/to/name.js` comment)."""
+    lines = ENGINE.source().splitlines()
     return [
-        (n, text[len("// ---- ") :])
+        (n, text.rsplit("/", 1)[-1])
         for n, text in enumerate(lines, start=1)
-        if text.startswith("// ---- ") and text.endswith(".js")
+        if text.startswith("  // src/") and text.endswith(".js")
     ]
 
 
 def engine_location(line: int) -> str:
-    """`module.js:line` for a 1-based line of the concatenated engine script."""
+    """`module.js:line` for a 1-based line of the engine bundle."""
     starts = engine_modules()
     index = bisect.bisect_right(starts, (line, "\uffff")) - 1
     if index < 0:

@@ -29,7 +29,7 @@ async def names_by_key(page: pagelens.Page, html: str) -> dict[str, str]:
     return await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
-        " (e) => [e.dataset.k, __pagelensDebug.accessibleName(e)]))",
+        " (e) => [e.dataset.k, engine.accessibleName(e)]))",
     )
 
 
@@ -173,7 +173,7 @@ async def test_generated_content_in_quirks_mode(page: pagelens.Page) -> None:
     names = await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
-        " (e) => [e.dataset.k, __pagelensDebug.accessibleName(e)]))",
+        " (e) => [e.dataset.k, engine.accessibleName(e)]))",
     )
     assert names == {"class": "more Class", "id": "Id go"}
 
@@ -183,7 +183,7 @@ async def test_generated_content_of_rules_added_later(page: pagelens.Page) -> No
     assert (await names_by_key(page, html))["late"] == "Late"
     await engine_evaluate(page, "document.styleSheets[0].insertRule('.late::before{content:\"new \"}', 1)")
     names = await engine_evaluate(
-        page, "__pagelensDebug.accessibleName(document.querySelector('[data-k=late]'))"
+        page, "engine.accessibleName(document.querySelector('[data-k=late]'))"
     )
     assert names == "new Late"
     assert await chromium_name(page, "document.querySelector('[data-k=late]')") == "new Late"
@@ -335,7 +335,7 @@ async def test_roles_follow_chromium(page: pagelens.Page) -> None:
     ours = await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
-        " (e) => [e.dataset.k, __pagelensDebug.getRole(e)]))",
+        " (e) => [e.dataset.k, engine.getRole(e)]))",
     )
     assert ours == {
         "onclick-link": "link",
@@ -388,7 +388,7 @@ async def test_visibility_primitives(page: pagelens.Page) -> None:
     state = await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'), (e) => [e.dataset.k,"
-        " [__pagelensDebug.isRendered(e), __pagelensDebug.isRendered(e) && __pagelensDebug.isVisible(e)]]))",
+        " [engine.isRendered(e), engine.isRendered(e) && engine.isVisible(e)]]))",
     )
     assert state == {
         "in-display-none": [False, False],
@@ -430,7 +430,7 @@ async def test_clipping_by_style_rules(page: pagelens.Page, head: str) -> None:
     visible = await engine_evaluate(
         page,
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-k]'),"
-        " (e) => [e.dataset.k, __pagelensDebug.isVisible(e)]))",
+        " (e) => [e.dataset.k, engine.isVisible(e)]))",
     )
     expected = {"in-sr-only": False, "clip-path": False, "collapsed-menu": False, "in-scroller": True, "plain": True}
     assert visible == expected

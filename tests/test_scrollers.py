@@ -49,7 +49,7 @@ async def scroller_keys(page: pagelens.Page, head: str | None = None) -> list[st
         await page.set_content(f"<!doctype html><html><head>{head}</head><body>{BODY}</body></html>")
     tree = await page.semantic_tree()
     return [
-        await engine_evaluate(page, f"__pagelens.elementById({container.id!r}).dataset.k")
+        await engine_evaluate(page, f"engine.elementById({container.id!r}).dataset.k")
         for container in tree.scrollableContainers
     ]
 

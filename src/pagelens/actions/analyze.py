@@ -18,7 +18,7 @@ from pagelens.actions.healing import Descriptor
 from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
-from pagelens.engine import engine_source
+from pagelens.engine import ENGINE
 from pagelens.engine.models import FullSummary
 from pagelens.extraction import extract
 
@@ -103,20 +103,14 @@ async def _remember(tab: Tab, entries: list[tuple[str, str, str, tuple[int, int]
 
 
 def _main_world_script() -> str:
-    # The page's world is the page's: the engine is defined for this one call, its globals
-    # are put back as they were, and the ids it stamped are removed again, so it leaves
-    # nothing behind that the page (or the isolated world's numbering) could trip over.
+    # The page's world is the page's: the engine lives for this one call (its bundle
+    # declares no global), and the ids it stamped are removed again, so it leaves nothing
+    # behind that the page (or the isolated world's numbering) could trip over.
     return (
         "(() => {"
-        "const names = ['__pagelens', '__pagelensAct'];"
-        "const saved = names.map((n) => Object.getOwnPropertyDescriptor(globalThis, n));"
         "const before = new Set(document.querySelectorAll('[data-llm-id]'));"
-        "try {"
-        f"{engine_source()}\n"
-        "return globalThis.__pagelens.capture('full', {timeoutMs: 2400}).view;"
-        "} finally {"
-        "names.forEach((n, i) => saved[i] ? Object.defineProperty(globalThis, n, saved[i])"
-        " : delete globalThis[n]);"
+        f"const engine = {ENGINE.source()};\n"
+        "try { return engine.capture('full', {timeoutMs: 2400}).view; } finally {"
         "for (const el of document.querySelectorAll('[data-llm-id]')) {"
         "if (!before.has(el)) el.removeAttribute('data-llm-id'); }"
         "}})()"

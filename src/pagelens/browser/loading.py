@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 from typing import Any, Literal
 
@@ -24,7 +23,6 @@ _POLL_S = 0.1
 # What arrives this soon after a scroll is the list rendering what the scroll showed; then
 # the next scroll. At the end, `idle` is how long a loader may take to bring more.
 _SETTLE_S = 0.3
-_CALL_MS = 5_000
 
 
 class ScrollLoad(BaseModel):
@@ -52,7 +50,7 @@ async def scroll_to_load(
     """Scroll the scroller of `element_id` (the page when None) in `world` until
     `max_items` new items show, the end is reached, or `timeout` seconds pass."""
     _check(max_items, timeout, idle)
-    start = await _call(world, "loadStart", element_id)
+    start = await world.call("loadStart", element_id)
     if start.get("missing"):
         raise PagelensError(f"no element with id {element_id} on this page", code="not_found")
     token = start["token"]
@@ -72,12 +70,12 @@ async def scroll_to_load(
 
     try:
         while True:
-            moved = (await _call(world, "loadScroll", token))["moved"]
+            moved = (await world.call("loadScroll", token))["moved"]
             scrolls += moved
             quiet_since = loop.time()
             while True:
                 await asyncio.sleep(_POLL_S)
-                latest = await _call(world, "loadCount", token)
+                latest = await world.call("loadCount", token)
                 if _grew(latest, counts):
                     quiet_since = loop.time()
                 counts = latest
@@ -93,7 +91,7 @@ async def scroll_to_load(
                     break
     finally:
         with contextlib.suppress(PagelensError):
-            await _call(world, "loadEnd", token)
+            await world.call("loadEnd", token)
 
 
 def _grew(latest: dict[str, Any], before: dict[str, Any]) -> bool:
@@ -106,8 +104,3 @@ def _check(max_items: object, timeout: object, idle: object) -> None:
     for name, value in (("timeout", timeout), ("idle", idle)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
             raise InvalidRequestError(f"{name} must be a positive number of seconds, not {value!r}")
-
-
-async def _call(world: FrameWorld, function: str, *args: Any) -> Any:
-    expression = f"__pagelensAct.{function}({', '.join(json.dumps(a) for a in args)})"
-    return (await world.evaluate(expression, timeout_ms=_CALL_MS)).get("value")  # undefined: no value

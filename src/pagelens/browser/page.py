@@ -6,7 +6,6 @@ browser and enforced around each call; hence the ASYNC109 exemptions)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import re
 from dataclasses import dataclass
@@ -416,19 +415,8 @@ def _tree_has_frame(tree: dict[str, Any], frame_id: str) -> bool:
 
 async def _viewport_size(world: FrameWorld) -> tuple[float, float]:
     """The frame's layout viewport (without scrollbars): what of its document shows."""
-    result = await world.evaluate(_VIEWPORT_SIZE, timeout_ms=5_000)
-    width, height = result["value"]
+    width, height = await world.call("viewportSize")
     return float(width), float(height)
-
-
-# The scrolling element's client size is the viewport without scrollbars (the root in
-# standards mode, the body in quirks mode); a document with neither still has a window.
-_VIEWPORT_SIZE = """
-(() => {
-  const root = document.scrollingElement;
-  return [(root && root.clientWidth) || innerWidth, (root && root.clientHeight) || innerHeight];
-})()
-"""
 
 
 @dataclass(frozen=True)
@@ -525,24 +513,6 @@ def _cap_controls(view: dict[str, Any], max_controls: int) -> None:
         view["truncated"] = True
 
 
-# Custom elements without an open shadow root, in the document and every open shadow
-# root (closed roots inside open ones count too), at most `limit` of them.
-_CLOSED_ROOT_CANDIDATES = """
-((limit) => {
-  const found = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (found.length >= limit) return;
-      if (el.shadowRoot) visit(el.shadowRoot);
-      else if (el.localName.includes('-')) found.push(el);
-    }
-  };
-  visit(document);
-  return found;
-})
-"""
-
-
 async def _count_closed_shadow_roots(world: FrameWorld, stats: dict[str, Any]) -> int:
     """Closed shadow roots are invisible to page script; CDP sees them. Only custom
     elements are asked (other hosts would mean asking about every div), and only when
@@ -551,14 +521,9 @@ async def _count_closed_shadow_roots(world: FrameWorld, stats: dict[str, Any]) -
     if not stats.get("customElementsWithoutOpenRoot"):
         return 0
     try:
-        candidates = await world.evaluate(
-            f"{_CLOSED_ROOT_CANDIDATES}({_CLOSED_SHADOW_SCAN_LIMIT})",
-            timeout_ms=5_000,
-            by_value=False,
-        )
+        array_id = await world.call("closedRootCandidates", _CLOSED_SHADOW_SCAN_LIMIT, by_value=False)
     except PagelensError:
         return 0
-    array_id = candidates.get("objectId")
     if not array_id:
         return 0
     session = world.session
@@ -573,8 +538,7 @@ async def _count_closed_shadow_roots(world: FrameWorld, stats: dict[str, Any]) -
     except PlaywrightError:
         return 0
     finally:
-        with contextlib.suppress(PlaywrightError):
-            await session.send("Runtime.releaseObject", {"objectId": array_id})
+        await world.release(array_id)
 
 
 async def _closed_roots_of(session: CDPSession, object_id: str) -> int:

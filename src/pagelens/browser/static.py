@@ -13,7 +13,6 @@ outside request interception too, and they are never content or controls.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import urlsplit
 
@@ -102,22 +101,5 @@ async def render_static(context: BrowserContext, html: str, base_url: str) -> Pa
         await session.detach()
     await page.playwright_page.wait_for_load_state("load", timeout=_LOAD_TIMEOUT_S * 1000)
     world = await page.main_world()
-    await world.evaluate(f"{_SET_BASE}({json.dumps(base_url)})", timeout_ms=5_000)
+    await world.call("setBaseUrl", base_url)
     return page
-
-
-# The document's own <base href> is kept (made absolute against base_url); otherwise
-# one pointing at base_url goes first in <head>.
-_SET_BASE = """
-((url) => {
-  const own = document.querySelector('base[href]');
-  if (own) {
-    own.href = new URL(own.getAttribute('href'), url).href;
-    return;
-  }
-  const base = document.createElement('base');
-  base.href = url;
-  const parent = document.head || document.documentElement;
-  if (parent) parent.prepend(base);
-})
-"""

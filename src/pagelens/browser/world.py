@@ -2,29 +2,67 @@
 
 An isolated world shares the DOM with the page but has its own globals, so a page that
 overwrites ``Array.prototype.map`` or ``document.querySelectorAll`` cannot break the
-engine, and a strict CSP does not apply to it. Worlds are created once per document and
-reused; a navigation destroys them and the next call makes a new one.
+engine, and a strict CSP does not apply to it. A bundle's script evaluates to its entry
+object; the world keeps a handle on it and every call goes through that handle by method
+name (`FrameWorld.call`), so nothing is left on any global. Worlds are created once per
+document and reused; a navigation destroys them and the next call makes a new one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, field
+from enum import Enum, auto
 from typing import Any
 
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
-from pagelens.engine import engine_source
-from pagelens.errors import CaptureError, CaptureTimeoutError
+from pagelens.engine import ENGINE, EntryScript
+from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
 
 WORLD_NAME = "pagelens"
-_CONTEXT_GONE = (
-    "Cannot find context",
-    "Execution context was destroyed",
-    "__pagelens is not defined",
+OBJECT_GROUP = "pagelens"
+
+
+class DocumentChanged(PagelensError):
+    """The frame's document went away while a call was running: the page navigated."""
+
+    code = "document_changed"
+
+
+@dataclass(frozen=True)
+class RemoteObject:
+    """An object of the world (an element), passed to `FrameWorld.call` by reference."""
+
+    object_id: str
+
+
+class _Failure(Enum):
+    STALE = auto()  # the world or the handle belongs to a document that is gone: make it again
+    DOCUMENT_GONE = auto()  # the document went away during the call
+
+
+# What a CDP error means for a call, in one place.
+_CDP_FAILURES: tuple[tuple[str, _Failure], ...] = (
+    ("Cannot find context with specified id", _Failure.STALE),
+    ("Could not find object with given id", _Failure.STALE),
+    ("Cannot find default execution context", _Failure.STALE),
+    ("Execution context was destroyed", _Failure.DOCUMENT_GONE),
+    ("Inspected target navigated or closed", _Failure.DOCUMENT_GONE),
+    ("Target closed", _Failure.DOCUMENT_GONE),
+    ("Target page, context or browser has been closed", _Failure.DOCUMENT_GONE),
 )
+_STALE_TRIES = 3
+
+
+def _failure(text: str) -> _Failure | None:
+    return next((kind for needle, kind in _CDP_FAILURES if needle in text), None)
+
+
+# Calls a method of the entry object (`this`) with the arguments after its name.
+_CALL_METHOD = "function (name, ...args) { return this[name](...args); }"
 
 
 @dataclass
@@ -34,73 +72,131 @@ class FrameWorld:
     session: CDPSession
     frame_id: str
     context_id: int | None = None
+    _entries: dict[str, str] = field(default_factory=dict)  # entry script name -> object id
 
-    async def _create(self) -> None:
-        created = await self.session.send(
-            "Page.createIsolatedWorld",
-            {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
-        )
-        self.context_id = created["executionContextId"]
-        await self._evaluate(engine_source(), timeout_ms=10_000)
+    async def call(
+        self,
+        name: str,
+        *args: Any,
+        timeout: float = 5.0,  # noqa: ASYNC109 - the limit is also the browser's
+        by_value: bool = True,
+        entry: EntryScript = ENGINE,
+    ) -> Any:
+        """``entry.<name>(*args)`` in this world, awaiting a returned promise; the value
+        (JSON), or with ``by_value=False`` the remote object id (None for null).
 
-    async def _evaluate(self, expression: str, timeout_ms: int, by_value: bool = True) -> dict[str, Any]:
-        reply = await self.session.send(
-            "Runtime.evaluate",
-            {
-                "expression": expression,
-                "contextId": self.context_id,
-                "returnByValue": by_value,
-                "timeout": timeout_ms,
-            },
-        )
-        details = reply.get("exceptionDetails")
-        if details:
-            text = details.get("exception", {}).get("description") or details.get("text", "")
-            raise CaptureError(f"engine error: {text.splitlines()[0] if text else 'unknown'}")
-        return reply["result"]
+        Raises DocumentChanged when the document goes away meanwhile, CaptureTimeoutError
+        past `timeout` seconds, CaptureError when the engine throws. A world or handle
+        left over from an earlier document is made again."""
+        return await self.apply(_CALL_METHOD, name, *args, timeout=timeout, by_value=by_value, entry=entry)
 
-    async def evaluate(self, expression: str, *, timeout_ms: int, by_value: bool = True) -> dict[str, Any]:
-        """Evaluate in this world, creating it (again) when the document has changed.
-        A page that keeps navigating gets three tries, then a CaptureError."""
-        attempts = 3
-        for attempt in range(1, attempts + 1):
+    async def apply(
+        self,
+        function: str,
+        *args: Any,
+        timeout: float = 5.0,  # noqa: ASYNC109 - the limit is also the browser's
+        by_value: bool = True,
+        entry: EntryScript = ENGINE,
+    ) -> Any:
+        """The JavaScript `function` declaration called with `this` set to the entry
+        object, as `call` does (for tests and benchmarks that reach the primitives)."""
+        label = args[0] if function is _CALL_METHOD else "a script"
+        for attempt in range(1, _STALE_TRIES + 1):
             try:
-                if self.context_id is None:
-                    await self._create()
-                return await self._evaluate(expression, timeout_ms, by_value)
-            except (PlaywrightError, CaptureError) as exc:
-                gone = any(s in str(exc) for s in _CONTEXT_GONE)
-                if gone and attempt < attempts:
-                    self.context_id = None
+                handle = await self._entry(entry)
+                reply = await asyncio.wait_for(self._send(handle, function, args, by_value), timeout)
+            except TimeoutError as exc:
+                raise CaptureTimeoutError(f"the page did not answer {label} within {timeout:g} s") from exc
+            except PlaywrightError as exc:
+                kind = _failure(str(exc))
+                if kind is _Failure.STALE and attempt < _STALE_TRIES:
+                    self._forget()
                     continue
-                if gone:
-                    raise CaptureError("the page kept navigating while it was being read; try again") from exc
-                if isinstance(exc, CaptureError):
-                    raise
-                raise CaptureError(f"could not run the engine: {exc}") from exc
+                if kind is not None:
+                    raise DocumentChanged(f"the page navigated while {label} ran") from exc
+                raise CaptureError(f"could not run the engine: {_first_line(str(exc))}") from exc
+            details = reply.get("exceptionDetails")
+            if details:
+                text = details.get("exception", {}).get("description") or details.get("text", "")
+                raise CaptureError(f"engine error in {label}: {_first_line(text) or 'unknown'}")
+            result = reply["result"]
+            return result.get("value") if by_value else result.get("objectId")
         raise AssertionError("unreachable")
 
     async def capture(self, mode: str, options: dict[str, Any], timeout_s: float) -> dict[str, Any]:
-        """Run one capture; a capture that outlives `timeout_s` raises CaptureTimeoutError."""
-        timeout_ms = max(1, int(timeout_s * 1000))
-        # The engine stops collecting a little before the hard limit and returns what it
-        # has; Chromium terminates the script at the limit; asyncio guards the round trip.
-        # Never 0: the engine reads a 0 budget as "no budget given".
-        options = {**options, "timeoutMs": max(1, int(timeout_ms * 0.8))}
-        call = f"__pagelens.capture({json.dumps(mode)}, {json.dumps(options)})"
-        try:
-            result = await asyncio.wait_for(self.evaluate(call, timeout_ms=timeout_ms), timeout=timeout_s + 1.0)
-        except TimeoutError as exc:
-            raise CaptureTimeoutError(f"the {mode} view took longer than {timeout_s:g} s") from exc
-        except CaptureError as exc:
-            if "Execution was terminated" in exc.message or "terminated" in exc.message.lower():
+        """Run one capture; a capture that outlives `timeout_s` raises CaptureTimeoutError.
+        A page that keeps navigating gets three tries, then a CaptureError."""
+        # The engine stops collecting a little before the limit and returns what it has
+        # (a call cannot be cut short from outside). Never 0: the engine reads a 0 budget
+        # as "no budget given".
+        options = {**options, "timeoutMs": max(1, int(timeout_s * 1000 * 0.8))}
+        for attempt in (1, 2, 3):
+            try:
+                result: dict[str, Any] = await self.call("capture", mode, options, timeout=timeout_s)
+                return result
+            except CaptureTimeoutError as exc:
                 raise CaptureTimeoutError(f"the {mode} view took longer than {timeout_s:g} s") from exc
-            raise
-        return result["value"]
+            except DocumentChanged as exc:
+                if attempt == 3:
+                    raise CaptureError("the page kept navigating while it was being read; try again") from exc
+        raise AssertionError("unreachable")
 
     async def element_object(self, element_id: str) -> str | None:
         """A remote object id for the element stamped `element_id`, or None."""
-        result = await self.evaluate(
-            f"__pagelens.elementById({json.dumps(element_id)})", timeout_ms=5_000, by_value=False
+        object_id: str | None = await self.call("elementById", element_id, by_value=False)
+        return object_id
+
+    async def release(self, object_id: str) -> None:
+        """Let the browser free an object a call returned by reference."""
+        with contextlib.suppress(PlaywrightError):  # gone with its document: nothing to release
+            await self.session.send("Runtime.releaseObject", {"objectId": object_id})
+
+    async def _entry(self, entry: EntryScript) -> str:
+        """The handle on `entry`'s object in this world, creating world and object once."""
+        if self.context_id is None:
+            created = await self.session.send(
+                "Page.createIsolatedWorld",
+                {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
+            )
+            self.context_id = created["executionContextId"]
+            self._entries.clear()
+        handle = self._entries.get(entry.name)
+        if handle is None:
+            reply = await self.session.send(
+                "Runtime.evaluate",
+                {
+                    "expression": entry.source(),
+                    "contextId": self.context_id,
+                    "objectGroup": OBJECT_GROUP,
+                    "returnByValue": False,
+                },
+            )
+            if "exceptionDetails" in reply:
+                details = reply["exceptionDetails"]
+                text = details.get("exception", {}).get("description") or details.get("text", "")
+                raise CaptureError(f"the {entry.name} script did not load: {_first_line(text)}")
+            handle = reply["result"]["objectId"]
+            self._entries[entry.name] = handle
+        return handle
+
+    async def _send(self, handle: str, function: str, args: tuple[Any, ...], by_value: bool) -> dict[str, Any]:
+        arguments = [{"objectId": a.object_id} if isinstance(a, RemoteObject) else {"value": a} for a in args]
+        reply: dict[str, Any] = await self.session.send(
+            "Runtime.callFunctionOn",
+            {
+                "functionDeclaration": function,
+                "objectId": handle,
+                "arguments": arguments,
+                "returnByValue": by_value,
+                "awaitPromise": True,
+            },
         )
-        return result.get("objectId")
+        return reply
+
+    def _forget(self) -> None:
+        self.context_id = None
+        self._entries.clear()
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""

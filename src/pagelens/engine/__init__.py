@@ -1,13 +1,13 @@
 """The in-page perception engine.
 
-The engine is JavaScript (``engine/js``), run in an isolated world so the page can
-neither see it nor break it by patching builtins. Its modules share one closure: they
-are concatenated in file-name order into a single script that defines
-``globalThis.__pagelens`` in that world.
+The engine is JavaScript: ES modules in ``engine/js``, bundled by ``npm run build`` into
+``engine.bundle.js``, a script whose value is the engine's one entry object. It runs in an
+isolated world so the page can neither see it nor break it by patching builtins.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -31,14 +31,26 @@ __all__ = [
     "SemanticView",
     "SkeletonView",
     "View",
-    "engine_source",
+    "ENGINE",
+    "EntryScript",
 ]
 
 
+@dataclass(frozen=True)
+class EntryScript:
+    """A bundle shipped in a package: a script that evaluates to an entry object."""
+
+    name: str
+    package: str
+    file: str
+
+    def source(self) -> str:
+        return _read(self.package, self.file)
+
+
 @cache
-def engine_source() -> str:
-    """The engine script: every module in ``js/``, in name order, inside one closure."""
-    js = resources.files(__package__) / "js"
-    modules = sorted((p for p in js.iterdir() if p.name.endswith(".js")), key=lambda p: p.name)
-    body = "\n".join(f"// ---- {p.name}\n{p.read_text(encoding='utf-8')}" for p in modules)
-    return f"(() => {{\n'use strict';\n{body}\n}})();"
+def _read(package: str, file: str) -> str:
+    return (resources.files(package) / file).read_text(encoding="utf-8")
+
+
+ENGINE = EntryScript("engine", __name__, "engine.bundle.js")

@@ -1,4 +1,4 @@
-"""The live-page pre-pass (prune.js): a copy of the document without hidden elements,
+"""The live-page pre-pass (prune.js, bundled as prune.bundle.js): a copy of the document without hidden elements,
 navigation landmarks and overlays, made in pagelens' isolated world of a page.
 
 An HTML string gets the same pass in a static tab (scripts off, network blocked, see
@@ -7,16 +7,14 @@ browser/static.py), so a page and a saved copy of it go through one code path.""
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.browser import Browser
 from pagelens.browser.page import Page
 from pagelens.browser.static import render_static
+from pagelens.engine import EntryScript
 from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
 
 _GRACE_S = 1.0
@@ -31,25 +29,22 @@ class PrunedDocument:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
-@cache
-def prune_source() -> str:
-    return (resources.files(__package__) / "prune.js").read_text(encoding="utf-8")
+PREPASS = EntryScript("prepass", __package__, "prune.bundle.js")
 
 
 async def prune_page(page: Page, timeout_s: float, url: str | None = None) -> PrunedDocument:
     """Run the pre-pass on `page` (`url`: the URL to report instead of the page's own)."""
-    budget_ms = max(1, int(timeout_s * 1000))
-    # The script stops itself a little before Chromium's limit, so a huge page fails with
-    # a clear message rather than a terminated script.
-    call = f"({prune_source()})({json.dumps({'timeoutMs': int(budget_ms * 0.8)})})"
+    # The script stops itself a little before the limit, so a huge page fails with a
+    # clear message rather than a call cut short.
+    options = {"timeoutMs": max(1, int(timeout_s * 1000 * 0.8))}
     try:
         async with asyncio.timeout(timeout_s + _GRACE_S):
             world = await page.main_world()
-            result = (await world.evaluate(call, timeout_ms=budget_ms))["value"]
-    except TimeoutError as exc:
+            result = await world.call("prune", options, timeout=timeout_s, entry=PREPASS)
+    except (TimeoutError, CaptureTimeoutError) as exc:
         raise CaptureTimeoutError(f"reading the page for extraction took longer than {timeout_s:g} s") from exc
     except CaptureError as exc:
-        if "terminated" in exc.message.lower() or "ran out of time" in exc.message:
+        if "ran out of time" in exc.message:
             raise CaptureTimeoutError(f"reading the page for extraction took longer than {timeout_s:g} s") from exc
         raise
     except PlaywrightError as exc:

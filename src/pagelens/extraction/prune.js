@@ -14,7 +14,12 @@
 // Scripts, styles, embedded documents and form controls go (JSON-LD stays: metadata);
 // open shadow roots are flattened into the copy as rendered; links and images get
 // absolute URLs.
-((options) => {
+import { getRole } from '../engine/js/role.js';
+
+// The pre-pass's entry object (see engine/js/index.js for the engine's).
+export const prepass = { prune };
+
+function prune(options) {
   const started = performance.now();
   const budgetMs = options.timeoutMs || 10000;
   // Not content: code, embedded documents, and form controls (a control's caption is an
@@ -44,30 +49,6 @@
   const holdsThePage = (el) =>
     textSize(el) > 0.5 * pageText || !!el.querySelector('main, article, [role="main"], [role="article"]');
 
-  const insideSectioning = (el) => {
-    for (let cur = el.parentElement; cur && cur !== body; cur = cur.parentElement) {
-      const name = cur.localName;
-      const role = cur.getAttribute('role');
-      if (['article', 'aside', 'main', 'nav', 'section'].includes(name)) return true;
-      if (['article', 'complementary', 'main', 'navigation', 'region'].includes(role)) return true;
-    }
-    return false;
-  };
-
-  const roleOf = (el) => {
-    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
-    if (explicit) return explicit;
-    switch (el.localName) {
-      case 'nav': return 'navigation';
-      case 'search': return 'search';
-      case 'dialog': return 'dialog';
-      case 'header': return insideSectioning(el) ? null : 'banner';
-      case 'footer': return insideSectioning(el) ? null : 'contentinfo';
-      case 'aside': return insideSectioning(el) && !el.hasAttribute('aria-label') ? null : 'complementary';
-      default: return null;
-    }
-  };
-
   const isConsentBanner = (el) => {
     if (CONSENT_NAME.test(el.id || '')) return true;
     for (const token of el.classList) if (CONSENT_NAME.test(token)) return true;
@@ -88,7 +69,7 @@
     // set (so a kept ancestor's hidden children stay too), and only a subtree with
     // nothing visible in it goes.
     if (style.visibility !== 'visible' && parentVisible(el) && !hasVisibleDescendant(el)) return 'hidden';
-    const role = roleOf(el);
+    const role = getRole(el);
     if (role && LANDMARKS.has(role)) return 'landmark';
     if (OVERLAY_ROLES.has(role) || el.getAttribute('aria-modal') === 'true' || style.position === 'fixed' ||
         isConsentBanner(el)) return 'overlay';
@@ -162,4 +143,4 @@
     dropped: counts,
     ms: Math.round(performance.now() - started),
   };
-})
+}

@@ -117,24 +117,9 @@ async def page_stats(page: Page) -> PageStats:
     at least 32 px on a side (icons and spacers are not visual content)."""
     summary = await page.summary("compact")
     world = await page.main_world()
-    graphics = await world.evaluate(_COUNT_GRAPHICS, timeout_ms=3_000)
+    graphics = await world.call("countGraphics", timeout=3.0)
     return PageStats(
         interactive_count=summary.interactive_count,
-        visual_count=graphics["value"],
+        visual_count=graphics,
         semantic_available=summary.interactive_count > 0,
     )
-
-
-# An <svg> inside another is part of that graphic; a <picture> shows through its <img>.
-_COUNT_GRAPHICS = """
-(() => {
-  let count = 0;
-  for (const el of document.querySelectorAll('img, svg, canvas, video')) {
-    if (el.localName === 'svg' && el.parentElement && el.parentElement.closest('svg')) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width < 32 || r.height < 32) continue;
-    if (r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth) count++;
-  }
-  return count;
-})()
-"""

@@ -12,8 +12,6 @@ worker thread so the event loop keeps serving other calls."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -22,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from pagelens.browser.world import RemoteObject
 from pagelens.engine.models import SemanticNode
 from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, PagelensError
 from pagelens.vision.imaging import render
@@ -151,20 +150,9 @@ async def _capture(
 
 
 async def _viewport(world: FrameWorld) -> _Viewport:
-    result = await world.evaluate(_VIEWPORT_METRICS, timeout_ms=5_000)
-    return _Viewport(*(float(v) for v in result["value"]))
-
-
-# The document's size as Playwright measures a full page: the largest of the root's and
-# the body's scroll sizes (one of them is the scrolling element, by the document's mode).
-_VIEWPORT_METRICS = """
-(() => {
-  const root = document.documentElement, body = document.body;
-  const widths = [innerWidth, root ? root.scrollWidth : 0, body ? body.scrollWidth : 0];
-  const heights = [innerHeight, root ? root.scrollHeight : 0, body ? body.scrollHeight : 0];
-  return [scrollX, scrollY, innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
-})()
-"""
+    # The document's size as Playwright measures a full page: the largest of the root's
+    # and the body's scroll sizes (one of them is the scrolling element, by its mode).
+    return _Viewport(*(float(v) for v in await world.call("viewportMetrics")))
 
 
 # ---- the element of an element shot
@@ -193,11 +181,11 @@ async def _element_box(page: Page, request: ScreenshotRequest) -> _Box:
         described = f"no element with id {request.element_id} on this page; take a fresh view"
     if target is None:
         raise PagelensError(described, code="not_found")
-    x, y, width, height = await _call_on(world, target, _SCROLL_INTO_VIEW_AND_MEASURE)
+    x, y, width, height = await _call_on(world, target, "measureIntoView")
     if width < 1 or height < 1:
         raise PagelensError("the element has no size on screen (hidden or empty)", code="not_visible")
     for owner_world, owner_object in owners:
-        dx, dy = await _call_on(owner_world, owner_object, _CONTENT_ORIGIN)
+        dx, dy = await _call_on(owner_world, owner_object, "frameContentOrigin")
         x, y = x + dx, y + dy
     return _Box(x, y, width, height)
 
@@ -205,52 +193,21 @@ async def _element_box(page: Page, request: ScreenshotRequest) -> _Box:
 async def _query(world: FrameWorld, selector: str) -> str | None:
     """The first element matching CSS `selector` in the top document, as a remote object."""
     try:
-        result = await world.evaluate(
-            f"document.querySelector({json.dumps(selector)})", timeout_ms=5_000, by_value=False
-        )
+        object_id: str | None = await world.call("querySelector", selector, by_value=False)
     except CaptureError as exc:
         if "SyntaxError" in exc.message:
             raise InvalidRequestError(f"selector {selector!r} is not valid CSS") from exc
         raise
-    return result.get("objectId")
+    return object_id
 
 
-async def _call_on(world: FrameWorld, object_id: str, function: str) -> list[float]:
-    """`function` called on the element, in its world; the object is released after."""
-    session = world.session
+async def _call_on(world: FrameWorld, object_id: str, measure: str) -> list[float]:
+    """The engine's `measure` of the element, in its world; the object is released after."""
     try:
-        reply = await session.send(
-            "Runtime.callFunctionOn",
-            {"objectId": object_id, "functionDeclaration": function, "returnByValue": True},
-        )
+        box: list[float] = await world.call(measure, RemoteObject(object_id))
+        return box
     finally:
-        with contextlib.suppress(PlaywrightError):  # gone with its document: nothing to release
-            await session.send("Runtime.releaseObject", {"objectId": object_id})
-    details = reply.get("exceptionDetails")
-    if details:
-        raise CaptureError(f"could not measure the element: {details.get('text', 'script error')}")
-    return reply["result"]["value"]
-
-
-# "instant": a page whose CSS asks for smooth scrolling would still be moving when measured.
-_SCROLL_INTO_VIEW_AND_MEASURE = """
-function () {
-  this.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
-  const r = this.getBoundingClientRect();
-  return [r.left, r.top, r.width, r.height];
-}
-"""
-
-# Where a frame element's document starts in the frame element's viewport: inside its
-# border and padding.
-_CONTENT_ORIGIN = """
-function () {
-  const r = this.getBoundingClientRect();
-  const style = getComputedStyle(this);
-  return [r.left + this.clientLeft + parseFloat(style.paddingLeft),
-    r.top + this.clientTop + parseFloat(style.paddingTop)];
-}
-"""
+        await world.release(object_id)
 
 
 def _first_line(exc: Exception) -> str:

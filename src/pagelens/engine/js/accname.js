@@ -14,6 +14,14 @@
 // field) still falls back to its title and placeholder, as HTML-AAM says; Chromium leaves
 // it unnamed, which tells an agent nothing. Secrets typed into a field never enter a name.
 
+import { LABELABLE_TAGS, accessibleChildren, closestComposed, composedParent, getElementByIdInScope, idRefs, labelsOf } from './dom.js';
+import { composedTreeIsLightTree, isHiddenByStyle, isRendered, styleOf } from './visibility.js';
+import { getRole, isFocusable } from './role.js';
+import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { isSensitiveField } from './states.js';
+import { normalizeSpace, runScopedMap } from './core.js';
+import { pseudoStyle } from './pseudo.js';
+
 // Roles that take their own name from their content.
 const CONTENT_NAME_ROLES = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell',
   'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'radio',
@@ -50,7 +58,7 @@ const HTML_SPACE = /[ \t\n\f\r]/;
 
 const nameCache = runScopedMap();
 
-function accessibleName(el) {
+export function accessibleName(el) {
   let name = nameCache.get(el);
   if (name === undefined) {
     name = plainTextName(el);
@@ -228,7 +236,7 @@ function isNameProhibited(el) {
 const GENERIC_TAGS = new Set(['b', 'bdi', 'bdo', 'big', 'center', 'cite', 'data', 'font', 'i', 'kbd',
   'q', 'rp', 'rt', 's', 'samp', 'small', 'strike', 'tt', 'u', 'var', 'pre', 'picture']);
 
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
+export const HTML_NS = 'http://www.w3.org/1999/xhtml';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // ---- embedded controls (2C/2E)
@@ -869,7 +877,3 @@ function edgeChild(el, first) {
   }
   return null;
 }
-
-// Debug and test entry point: the name, role and visibility primitives for any element
-// (the views only cover controls). Lives in the engine's isolated world only.
-globalThis.__pagelensDebug = { accessibleName, getRole, interactiveRole, isRendered, isVisible };

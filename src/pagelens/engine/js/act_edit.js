@@ -3,6 +3,15 @@
 // (date, colour, range), take their value the way a browser's own picker sets it (value
 // then input and change events), as Playwright does too; scrolling is exact.
 
+import { actDescribe, actFold, actIdOf } from './act_find.js';
+import { boxOf, intersectsViewport, isRendered, isVisible, styleOf } from './visibility.js';
+import { composedParent, isComposedDescendant, labelsOf } from './dom.js';
+import { elementById } from './capture.js';
+import { frameContentOrigin } from './document.js';
+import { getRole } from './role.js';
+import { isSensitiveField } from './states.js';
+import { normalizeSpace, round } from './core.js';
+
 const ACT_PICKER_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range']);
 
 function actElement(id) {
@@ -20,7 +29,7 @@ function actDeepActive() {
 // Focus; for typing, with the caret at the end (selection 'end': type appends) or
 // everything selected ('all': set_value and clear replace); 'keep' leaves the selection.
 // Returns how a value must be set: 'keyboard' or 'picker'.
-function actFocus(id, selection) {
+export function actFocus(id, selection) {
   const el = actElement(id);
   el.focus({ preventScroll: true });
   const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
@@ -52,7 +61,7 @@ function actDispatchValueEvents(el) {
   el.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
-function actSetPickerValue(id, value) {
+export function actSetPickerValue(id, value) {
   const el = actElement(id);
   const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   setter.call(el, value);
@@ -60,14 +69,14 @@ function actSetPickerValue(id, value) {
   return { value: el.value, accepted: el.value === value || (el.type === 'range' && el.value !== '') };
 }
 
-function actFieldText(id) {
+export function actFieldText(id) {
   const el = actElement(id);
   if (isSensitiveField(el)) return null;
   return el.localName === 'input' || el.localName === 'textarea' ? el.value : normalizeSpace(el.innerText || '');
 }
 
 // Native <select>: options by value, else by label (exact, then contained).
-function actSelectOptions(id, wanted) {
+export function actSelectOptions(id, wanted) {
   const el = actElement(id);
   if (el.localName !== 'select') return { native: false, role: getRole(el) };
   const options = Array.from(el.options);
@@ -91,7 +100,7 @@ function actSelectOptions(id, wanted) {
   return { native: true, ok: true, selected: chosen.map((o) => normalizeSpace(o.label || o.text)) };
 }
 
-function actCheckedState(id) {
+export function actCheckedState(id) {
   const el = actElement(id);
   if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
   const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
@@ -100,7 +109,7 @@ function actCheckedState(id) {
 }
 
 // The visible label of a native checkbox or radio whose input is hidden by custom styling.
-function actLabelFor(id) {
+export function actLabelFor(id) {
   const el = actElement(id);
   for (const label of labelsOf(el)) {
     const rect = boxOf(label);
@@ -109,7 +118,7 @@ function actLabelFor(id) {
   return null;
 }
 
-function actScrollable(el) {
+export function actScrollable(el) {
   for (let cur = el; cur; cur = composedParent(cur)) {
     const style = styleOf(cur);
     if (cur.scrollHeight - cur.clientHeight > 1 && /(auto|scroll)/.test(style.overflowY)) return cur;
@@ -119,7 +128,7 @@ function actScrollable(el) {
 
 // how: 'down' | 'up' (a viewport's height, less a little overlap), 'top', 'bottom', or
 // a number of pixels. id null scrolls the page.
-function actScroll(id, how) {
+export function actScroll(id, how) {
   const box = id === null ? (document.scrollingElement || document.documentElement) : actScrollable(actElement(id));
   const isPage = box === document.scrollingElement || box === document.documentElement;
   const page = isPage ? window.innerHeight : box.clientHeight;
@@ -136,22 +145,18 @@ function actScroll(id, how) {
     max: round(max()), atEnd: box.scrollTop >= max() - 2 };
 }
 
-function actScrollIntoView(id) {
+export function actScrollIntoView(id) {
   const el = actElement(id);
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   return { inViewport: intersectsViewport(boxOf(el)) };
 }
 
-// Where a frame element's document starts, in this frame's viewport (its content box).
-function actFrameOffset(id) {
-  const el = actElement(id);
-  const rect = el.getBoundingClientRect();
-  const style = styleOf(el);
-  return [rect.left + el.clientLeft + parseFloat(style.paddingLeft || '0'),
-    rect.top + el.clientTop + parseFloat(style.paddingTop || '0')];
+// Where a frame element's document starts, in this frame's viewport.
+export function actFrameOffset(id) {
+  return frameContentOrigin(actElement(id));
 }
 
-function actIsFileInput(id) {
+export function actIsFileInput(id) {
   const el = actElement(id);
   return el.localName === 'input' && el.type === 'file';
 }

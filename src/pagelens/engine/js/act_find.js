@@ -5,6 +5,15 @@
 // Every top-level name here starts with `act` so it can never collide with (or, for
 // functions, silently replace) an engine helper in the shared closure.
 
+import { Deadline, ID_ATTR, normalizeSpace, round, truncate } from './core.js';
+import { SKIP_TAGS, scanPage } from './collect.js';
+import { accessibleName } from './accname.js';
+import { boxOf, intersectsViewport, isRendered, isVisible } from './visibility.js';
+import { closestComposed, labelsOf, walkElements } from './dom.js';
+import { elementById } from './capture.js';
+import { getRole, interactiveRole } from './role.js';
+import { shownId } from './ids.js';
+
 const ACT_ROLE_ALIASES = {
   btn: 'button', inp: 'textbox', srch: 'searchbox', sel: 'combobox', lst: 'listbox', opt: 'option',
   chk: 'checkbox', rad: 'radio', sw: 'switch', sld: 'slider', spin: 'spinbutton', menu: 'menuitem',
@@ -23,7 +32,7 @@ function actScan() {
   return scan;
 }
 
-function actFold(text) {
+export function actFold(text) {
   return normalizeSpace(text).toLowerCase();
 }
 
@@ -35,7 +44,7 @@ function actNameMatches(actual, wanted) {
 }
 
 // shownId, not the attribute: a clone carrying a live element's id gets its own.
-function actIdOf(el) {
+export function actIdOf(el) {
   return shownId(el);
 }
 
@@ -115,7 +124,7 @@ function actLabelText(el) {
 }
 
 // spec: {kind: 'id'|'css'|'text'|'role'|'aria-label'|'label'|'placeholder', value, name?}
-function actFind(spec) {
+export function actFind(spec) {
   if (spec.kind === 'id') {
     const el = elementById(spec.value);
     return el ? { status: 'ok', ...actInfo(el) } : { status: 'none' };
@@ -176,7 +185,7 @@ function actFind(spec) {
 
 // Self-healing (004 §6.2.1): the control that now has the role and name a stale id had.
 // Several matches: the nearest to the old position wins when it is clearly the nearest.
-function actHeal(role, name, x, y) {
+export function actHeal(role, name, x, y) {
   const scan = actScan();
   const wanted = actCanonicalRole(role);
   const visible = scan.controls.filter((c) => c.visible);
@@ -201,7 +210,7 @@ function actHeal(role, name, x, y) {
 }
 
 // What sits at a viewport point: for coordinate clicks and "occluded by" messages.
-function actDescribe(el) {
+export function actDescribe(el) {
   if (!el) return 'nothing';
   let text = el.localName;
   if (el.id) text += `#${el.id}`;
@@ -223,7 +232,7 @@ function actDescribe(el) {
   return text;
 }
 
-function actAtPoint(x, y) {
+export function actAtPoint(x, y) {
   const hit = document.elementFromPoint(x, y);
   if (!hit) return { found: false, description: 'nothing' };
   let target = hit;

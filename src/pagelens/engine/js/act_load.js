@@ -8,6 +8,11 @@
 // a new element or a recycled one, does not count it twice, while two alike records are
 // two. The new controls are those inside new items.
 
+import { actDescribe } from './act_find.js';
+import { actScrollable } from './act_edit.js';
+import { elementById } from './capture.js';
+import { normalizeSpace } from './core.js';
+
 const LOAD_CONTROLS = 'a[href],button,input,select,textarea,summary,[role=button],[role=link],[role=checkbox],'
   + '[role=menuitem],[role=option],[role=tab],[role=treeitem],[tabindex]:not([tabindex="-1"])';
 const loadStates = new Map();
@@ -62,7 +67,7 @@ function loadState(token) {
 }
 
 // id null: the page. An element that does not scroll stands for its nearest scroller.
-function actLoadStart(id) {
+export function actLoadStart(id) {
   let box = document.scrollingElement || document.documentElement;
   if (id !== null) {
     const el = elementById(id);
@@ -78,19 +83,19 @@ function actLoadStart(id) {
 
 // Most of a screen at a time: a virtual list renders only what is near its viewport, so
 // jumping to the bottom would skip the rows in between.
-function actLoadScroll(token) {
+export function actLoadScroll(token) {
   const box = loadState(token).box;
   const before = box.scrollTop;
   box.scrollTo({ top: before + Math.max(40, box.clientHeight * 0.9), behavior: 'instant' });
   return { moved: box.scrollTop !== before };
 }
 
-function actLoadCount(token) {
+export function actLoadCount(token) {
   const state = loadState(token);
   loadTake(state);
   return loadReport(state);
 }
 
-function actLoadEnd(token) {
+export function actLoadEnd(token) {
   loadStates.delete(token);
 }

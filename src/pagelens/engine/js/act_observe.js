@@ -2,6 +2,12 @@
 // waiting for the DOM to settle (004 §6.6). Both watch mutations; the ids that captures
 // stamp are our own writes and never count as the page changing.
 
+import { ID_ATTR, normalizeSpace, truncate } from './core.js';
+import { actFold } from './act_find.js';
+import { capture } from './capture.js';
+import { closestComposed } from './dom.js';
+import { isRendered } from './visibility.js';
+
 const ACT_LIVE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], ' +
   '[aria-live="polite"], [aria-live="assertive"], output';
 const ACT_TOAST_HINT = /(^|[-_ ])(toast|snackbar|notification|notice|flash|alert|error|success|feedback|message)s?([-_ ]|$)/i;
@@ -63,7 +69,7 @@ function actOnMutations(state, records) {
   }
 }
 
-function actObserveStart() {
+export function actObserveStart() {
   const token = ++actObservationSeq;
   const state = { mutations: 0, events: [], observer: null };
   state.observer = new MutationObserver((records) => actOnMutations(state, records));
@@ -72,7 +78,7 @@ function actObserveStart() {
   return { token, doc: actDocToken() };
 }
 
-function actObserveEnd(token) {
+export function actObserveEnd(token) {
   const state = actObservations.get(token);
   if (!state) return null;
   actOnMutations(state, state.observer.takeRecords());
@@ -83,7 +89,7 @@ function actObserveEnd(token) {
 }
 
 // Identifies the document: a navigation makes a new one, pushState does not.
-function actDocToken() {
+export function actDocToken() {
   return String(performance.timeOrigin);
 }
 
@@ -107,7 +113,7 @@ function actWarmUp() {
 }
 
 // Resolves once no mutation has happened for quietMs, or at capMs: {quiet, ms}.
-function actWaitQuiet(quietMs, capMs) {
+export function actWaitQuiet(quietMs, capMs) {
   const started = performance.now();
   return new Promise((resolve) => {
     let quietTimer = null;
@@ -143,7 +149,7 @@ function actHasText(wanted) {
 
 // Resolves true once the page shows `text`, false after timeoutMs. Checks at most every
 // 100 ms, so a page that mutates constantly does not pay for innerText on every change.
-function actWaitForText(text, timeoutMs) {
+export function actWaitForText(text, timeoutMs) {
   const wanted = actFold(text);
   if (actHasText(wanted)) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -167,7 +173,7 @@ function actWaitForText(text, timeoutMs) {
 }
 
 // Resolves true at the next change of the page (ids we stamp aside), false after timeoutMs.
-function actWaitForChange(timeoutMs) {
+export function actWaitForChange(timeoutMs) {
   return new Promise((resolve) => {
     const done = (changed) => {
       observer.disconnect();

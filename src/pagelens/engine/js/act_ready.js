@@ -4,6 +4,12 @@
 // at its click point. The checks repeat every frame until they pass or time runs out; the
 // last failure is the typed reason the agent gets.
 
+import { actDescribe } from './act_find.js';
+import { boxOf, clickPoint, intersectsViewport, isRendered, isVisible } from './visibility.js';
+import { closestComposed, isComposedDescendant } from './dom.js';
+import { elementById } from './capture.js';
+import { isDisabled } from './states.js';
+
 // Next frame, or 50 ms when frames are not being produced (a tab in the background).
 function actNextFrame() {
   return new Promise((resolve) => {
@@ -67,7 +73,7 @@ function actCheckOnce(el, opts, previous) {
 
 // opts: {enabled, editable, pointer, timeoutMs}. Resolves {ok, reason, message, covering,
 // point: [x, y] in this frame's viewport}.
-async function actReady(id, opts) {
+export async function actReady(id, opts) {
   const el = elementById(id);
   if (!el) return { ok: false, reason: 'not_found', message: `no element with id ${id}` };
   const initial = boxOf(el);

@@ -1,3 +1,7 @@
+import { countWords, isInlineTag } from './content.js';
+import { isRendered } from './visibility.js';
+import { normalizeSpace } from './core.js';
+
 /*
  * Page type classification, from signals a saved page shows even without its CSS and
  * scripts (text, links, forms, metadata; never layout). Rules, first match wins:
@@ -213,7 +217,7 @@ function listingItems(scan, stats) {
 function hasWords(el, min) {
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   let words = 0;
-  for (let node = walker.nextNode(); node && words < min; node = walker.nextNode()) words += countWords(node.data);
+  for (let node = walker.nextNode(); node && words < min; node = walker.nextNode()) words += countWords(/** @type {Text} */ (node).data);
   return words >= min;
 }
 
@@ -243,7 +247,7 @@ function visibleHeadingText(levels) {
 // Everything the rules look at, each measured when a rule first reads it: the rules stop
 // at their first match, and most pages are decided before the costly signals (forms,
 // listings, charts, cart buttons) are asked for. `stats` is the page's TextStats.
-function pageSignals(scan, stats) {
+export function pageSignals(scan, stats) {
   const title = normalizeSpace(document.title);
   return lazySignals({ title, words: stats.words, linkDensity: stats.linkDensity, proseWords: stats.proseWords,
     topCluster: stats.topCluster }, {
@@ -314,7 +318,7 @@ function largestForm(s) {
   return best;
 }
 
-function classifyPage(s) {
+export function classifyPage(s) {
   const heading = `${s.title} ${s.h1}`;
   if (ERROR_RE.test(heading) && s.words < 300 && !s.forms.some((f) => f.passwords)) return 'error_page';
   if (s.topCluster >= 250) return 'article';

@@ -1,6 +1,14 @@
 // One traversal finds every control (and frame owner) on the page; all views read it.
 
-const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
+import { LANDMARK_TAGS } from './region.js';
+import { accessibleName } from './accname.js';
+import { beginStamping, shownId, stableId } from './ids.js';
+import { boxOf, intersectsViewport, isRendered, isVisible, noteScannedShadowRoots } from './visibility.js';
+import { interactiveRole } from './role.js';
+import { resetRunCaches } from './core.js';
+import { walkRenderedElements } from './dom.js';
+
+export const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
 
 class Control {
   constructor(el, role, rect) {
@@ -50,7 +58,7 @@ class PageScan {
   }
 }
 
-function scanPage(deadline) {
+export function scanPage(deadline) {
   resetRunCaches();
   const scan = new PageScan();
   const root = document.documentElement;

@@ -2,6 +2,12 @@
 // links, navigation chrome or running prose), the node that holds the reading text,
 // and that text in reading order.
 
+import { SKIP_TAGS } from './collect.js';
+import { detailsSummary, nextOutside } from './dom.js';
+import { isEditingHost } from './role.js';
+import { isRendered, isShownIgnoringOpacity } from './visibility.js';
+import { normalizeSpace } from './core.js';
+
 // Left out of readable text. Not <form>: ASP.NET and similar pages wrap the whole body
 // in one, and a sign-in form's labels are the content of a sign-in page.
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript',
@@ -26,7 +32,7 @@ const INLINE_TAGS = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'da
   'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u',
   'var', 'font', 'label', 'img', 'wbr', 'del', 'ins', 'tt', 'big', 'nobr']);
 
-function isInlineTag(tag) {
+export function isInlineTag(tag) {
   return INLINE_TAGS.has(tag);
 }
 
@@ -37,7 +43,7 @@ const WORD_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p
 // ASCII text (most of a page's) is counted by character code, the same words: a letter
 // or digit starts one, and letters, digits, ' and - continue it. Neither Unicode classes
 // nor an array of matches is needed there.
-function countWords(text) {
+export function countWords(text) {
   let words = 0, inWord = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -89,7 +95,7 @@ function isReadText(el) {
 // chrome; they are also credited to their parent and grandparent, so the container
 // holding an article's paragraphs collects the most prose (`topCluster`), as in
 // Readability.
-class TextStats {
+export class TextStats {
   constructor(root, deadline = null) {
     pageChars = { body: null, chars: 0 }; // the page may have changed since the last capture
     this.words = 0;
@@ -146,7 +152,7 @@ class TextStats {
       } else if (!isReadText(node)) {
         node = nextOutside(walker, root);
         continue;
-      } else if (node.localName === 'details' && !node.open) {
+      } else if (/** @type {Element} */ (node).localName === 'details' && !(/** @type {HTMLDetailsElement} */ (node)).open) {
         const summary = detailsSummary(node);
         if (summary) this.collect(summary, deadline);
         node = nextOutside(walker, root);
@@ -202,14 +208,14 @@ class TextStats {
   }
 }
 
-function textLength(el) {
+export function textLength(el) {
   return (el.textContent || '').length;
 }
 
 // The element holding the reading text: <main> or the largest <article> when they hold
 // the bulk of the prose, else the container that collected the most prose, else <main>
 // or <body>.
-function findMainNode(stats) {
+export function findMainNode(stats) {
   const body = document.body;
   if (!body) return document.documentElement;
   stats = stats || new TextStats(body);
@@ -252,7 +258,7 @@ const LINK_EDGE = '\u0001';
 // Figures (images and their captions) interrupt the running text of a preview.
 const FIGURE_TAGS = new Set(['figure', 'figcaption', 'picture']);
 
-function readableText(root, maxChars, skipChrome = true, start = null) {
+export function readableText(root, maxChars, skipChrome = true, start = null) {
   if (!root) return ''; // a document with no element at all
   const parts = [];
   let length = 0;
@@ -317,7 +323,7 @@ function isCaption(el) {
 // prose cluster (inside the cluster's parent, so a lead paragraph set apart from the
 // body still counts), past headlines, bylines, breadcrumbs and share bars. Null when
 // the page has no real prose cluster.
-function previewStart(stats) {
+export function previewStart(stats) {
   const cluster = stats.topClusterNode;
   if (!cluster || stats.topCluster < 60) return null;
   const scope = cluster.parentElement || cluster;

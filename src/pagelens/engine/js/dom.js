@@ -1,12 +1,14 @@
 // DOM traversal that pierces open shadow roots. Closed roots cannot be reached from
 // script; they are counted by the browser layer through CDP.
 
+import { runScopedMap } from './core.js';
+
 // Light-tree parent, crossing shadow boundaries (but not into slots): used for
 // landmarks and hiding ancestors, which follow the composed tree in Chromium. Every
 // ancestor walk goes through here, so the common case is answered first: only a child
 // of a host with an open shadow root can be assigned to a slot (assignedSlot is null
 // for slots in closed roots).
-function composedParent(el) {
+export function composedParent(el) {
   const parent = el.parentNode;
   if (!parent) return null;
   if (parent.nodeType === 1) return (parent.shadowRoot && el.assignedSlot) || parent;
@@ -14,14 +16,14 @@ function composedParent(el) {
   return null;
 }
 
-function closestComposed(el, predicate) {
+export function closestComposed(el, predicate) {
   for (let cur = el; cur; cur = composedParent(cur)) {
     if (predicate(cur)) return cur;
   }
   return null;
 }
 
-function isComposedDescendant(el, ancestor) {
+export function isComposedDescendant(el, ancestor) {
   for (let cur = el; cur; cur = composedParent(cur)) {
     if (cur === ancestor) return true;
   }
@@ -32,7 +34,7 @@ function isComposedDescendant(el, ancestor) {
 // after their host. `visit` returning false skips the element's subtree (and its shadow
 // tree). The browser's own TreeWalker steps through the tree: a third of the cost of
 // keeping a stack of children in script.
-function walkElements(root, visit, shadowRoots) {
+export function walkElements(root, visit, shadowRoots) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   let node = root.nodeType === 1 ? root : walker.nextNode();
   while (node) {
@@ -46,7 +48,7 @@ function walkElements(root, visit, shadowRoots) {
 }
 
 // The node after `walker`'s current node and its subtree, staying inside `root`.
-function nextOutside(walker, root) {
+export function nextOutside(walker, root) {
   for (;;) {
     if (walker.currentNode === root) return null;
     const sibling = walker.nextSibling();
@@ -59,7 +61,7 @@ function nextOutside(walker, root) {
 // browser skips that content (content-visibility: hidden), and reading its style or
 // layout forces the work, one subtree at a time (quadratic on a page of many). Its first
 // <summary>, which is rendered, is visited.
-function walkRenderedElements(root, visit, shadowRoots) {
+export function walkRenderedElements(root, visit, shadowRoots) {
   const step = (el) => {
     if (visit(el) === false) return false;
     if (el.localName !== 'details' || el.open) return true;
@@ -72,7 +74,7 @@ function walkRenderedElements(root, visit, shadowRoots) {
 
 // The absolute URL an element's href points to ('' without one). An SVG link's `href` is
 // an SVGAnimatedString, not a string: its attribute is resolved against the base URL.
-function linkUrl(el) {
+export function linkUrl(el) {
   const href = el.href;
   if (typeof href === 'string') return href;
   const raw = el.getAttribute('href') || el.getAttributeNS(XLINK_NS, 'href');
@@ -88,7 +90,7 @@ const XLINK_NS = 'http://www.w3.org/1999/xlink';
 
 // A <details> element's first <summary> child: its disclosure button, and all a closed
 // <details> renders. Null when it has none.
-function detailsSummary(details) {
+export function detailsSummary(details) {
   for (let child = details.firstElementChild; child; child = child.nextElementSibling) {
     if (child.localName === 'summary') return child;
   }
@@ -97,7 +99,7 @@ function detailsSummary(details) {
 
 // Child nodes as the accessibility tree sees them: a shadow host's shadow tree,
 // a slot's assigned nodes (or its fallback content), else the ordinary children.
-function accessibleChildren(el) {
+export function accessibleChildren(el) {
   if (el.shadowRoot) return Array.from(el.shadowRoot.childNodes);
   if (el.localName === 'slot') {
     const assigned = el.assignedNodes();
@@ -106,12 +108,12 @@ function accessibleChildren(el) {
   return Array.from(el.childNodes);
 }
 
-function getElementByIdInScope(el, id) {
+export function getElementByIdInScope(el, id) {
   const root = el.getRootNode();
   return root.getElementById ? root.getElementById(id) : document.getElementById(id);
 }
 
-function idRefs(el, attr) {
+export function idRefs(el, attr) {
   const value = el.getAttribute(attr);
   if (!value) return [];
   const out = [];
@@ -128,9 +130,9 @@ function idRefs(el, attr) {
 // are indexed once per run, and wrapping labels found among the ancestors; each
 // candidate is confirmed by `label.control`, which is cheap. Same result, same order.
 const WRAPPING_LABEL = 'label:not([for])';
-const LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
+export const LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
 
-function labelsOf(el) {
+export function labelsOf(el) {
   if (!LABELABLE_TAGS.has(el.localName)) return el.labels ? Array.from(el.labels) : [];
   if (el.localName === 'input' && el.type === 'hidden') return [];
   const index = labelIndex(el.getRootNode());

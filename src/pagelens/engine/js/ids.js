@@ -13,6 +13,11 @@
 // "Delete" button. Links also match by their URL alone, so a re-rendered navigation
 // keeps its ids when only its neighbours changed.
 
+import { ID_ATTR } from './core.js';
+import { accessibleName } from './accname.js';
+import { composedParent, walkElements } from './dom.js';
+import { getRole } from './role.js';
+
 const MAX_CONTEXT_LEVELS = 6;
 const MAX_REMEMBERED_KEYS = 50000;
 
@@ -34,7 +39,7 @@ const idState = {
 
 // Adopt ids stamped by an earlier world (the page navigated within the same document, or
 // the browser layer recreated its world) rather than renumber them.
-function beginStamping(shadowRoots) {
+export function beginStamping(shadowRoots) {
   adoptIds(shadowRoots);
   if (idState.capture) return;
   idState.capture = { texts: new Map(), stamped: [], version: documentVersion(shadowRoots) };
@@ -204,7 +209,7 @@ function assignId(el, id) {
 // The id of `el`, stamping one when needed. An element that keeps its own id costs two
 // lookups; identity keys (they need the accessible name) are computed only when an
 // earlier id could be taken over. A new document stamps its controls in document order.
-function stableId(el) {
+export function stableId(el) {
   const current = el.getAttribute(ID_ATTR);
   if (current !== null && ownerOf(current) === el) return current;
   if (current !== null || idState.byKey.size) {
@@ -224,7 +229,7 @@ function stableId(el) {
 
 // The id of `el` as shown to an agent (in a view or an action result): its identity keys
 // are remembered, so that a re-rendered copy of the element takes the id over.
-function shownId(el) {
+export function shownId(el) {
   const id = stableId(el);
   const capture = idState.capture;
   const known = capture && idState.keysOf.get(el);
@@ -239,7 +244,7 @@ function shownId(el) {
 }
 
 // The element stamped `id`, or null when it is gone (never a stale copy of its id).
-function resolveId(id) {
+export function resolveId(id) {
   if (!idState.adopted) {
     const shadowRoots = [];
     if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);

@@ -2,6 +2,13 @@
 // states, selector, region and box; values redacted unless asked for, and a password's
 // value or length never leaves the page.
 
+import { ID_ATTR, normalizeSpace, round, truncate } from './core.js';
+import { SelectorBuilder } from './selector.js';
+import { controlStates, fieldValue, isSensitiveField } from './states.js';
+import { isRendered } from './visibility.js';
+import { landmarkOf, regionOf } from './region.js';
+import { visibleHeadings } from './summary.js';
+
 const MAX_NAME = 160;
 const MAX_VALUE = 200;
 const TYPE_HINT_ROLES = new Set(['textbox', 'button', 'date']);
@@ -54,7 +61,7 @@ function valueFields(control, includeValues) {
   return out;
 }
 
-function interactionView(scan, options) {
+export function interactionView(scan, options) {
   const builder = new SelectorBuilder(scan.shadowRoots);
   const kept = capControls(scan.controls, options.maxControls);
   const controls = [];
@@ -65,6 +72,7 @@ function interactionView(scan, options) {
     const el = control.el;
     const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
     const r = control.rect;
+    /** @type {Record<string, any>} */
     const entry = {
       id: control.id,
       role: control.role,

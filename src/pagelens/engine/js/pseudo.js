@@ -5,6 +5,9 @@
 // compound of their selector (its id, a class or its tag): an element that none of them
 // matches has no generated content, and its pseudo styles are never read.
 
+import { isComma, mayMatchRules, splitSelector } from './stylerules.js';
+import { runScopedMap } from './core.js';
+
 const PSEUDO_ELEMENT_RE = /::?(before|after)(?![\w-])/i;
 const MENTIONS_PSEUDO_RE = /before|after/i;
 
@@ -34,7 +37,7 @@ function mayHavePseudo(el) {
 const pseudoStyles = runScopedMap();
 
 // The computed style of el's ::before or ::after when it generates content, else null.
-function pseudoStyle(el, which) {
+export function pseudoStyle(el, which) {
   if (!mayHavePseudo(el)) return null;
   const key = which === '::before' ? 0 : 1;
   let styles = pseudoStyles.get(el);

@@ -3,14 +3,20 @@
 // form, named regions, dialogs). Which header/footer/section/aside is a landmark is the
 // role module's call (a header inside an article is generic, not a banner).
 
+import { LANDMARK_ROLES, getRole } from './role.js';
+import { accessibleName } from './accname.js';
+import { composedParent } from './dom.js';
+import { composedTreeIsLightTree } from './visibility.js';
+import { runScopedMap, truncate } from './core.js';
+
 const MAX_REGION_NAME = 40;
 
 // Without a role attribute only these elements can be landmarks or dialogs (implicit
 // roles, role.js); the scan notes them, and the elements with a role attribute, as
 // candidates for the interaction view's regions.
-const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
+export const LANDMARK_TAGS = new Set(['header', 'footer', 'nav', 'main', 'aside', 'form', 'section', 'search', 'dialog']);
 
-function landmarkOf(el) {
+export function landmarkOf(el) {
   const role = getRole(el);
   if (!LANDMARK_ROLES.has(role) && role !== 'dialog' && role !== 'alertdialog') return null;
   // Landmarks are named by their author (aria-label, aria-labelledby, title), never by
@@ -32,7 +38,7 @@ function candidateAbove(el) {
 // (a run cache: the page may move or rename things between captures).
 const regionCache = runScopedMap();
 
-function regionOf(el) {
+export function regionOf(el) {
   if (composedTreeIsLightTree()) {
     for (let cur = candidateAbove(el); cur; cur = candidateAbove(cur)) {
       const landmark = landmarkOf(cur);

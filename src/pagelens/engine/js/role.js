@@ -1,5 +1,8 @@
 // Roles: explicit `role` (first valid token) else the implicit role per HTML-AAM.
 
+import { closestComposed, composedParent, detailsSummary } from './dom.js';
+import { runScopedMap } from './core.js';
+
 const ARIA_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell ' +
   'checkbox code columnheader combobox comment complementary contentinfo definition deletion dialog ' +
   'directory document emphasis feed figure form generic grid gridcell group heading img image insertion ' +
@@ -15,7 +18,7 @@ const INTERACTIVE_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'li
   'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'searchbox', 'slider', 'spinbutton',
   'switch', 'tab', 'textbox', 'treeitem', 'scrollbar', 'gridcell']);
 
-const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
+export const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
   'search', 'form', 'region']);
 
 const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current', 'aria-describedby',
@@ -24,7 +27,7 @@ const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current'
 
 const TEXT_INPUT_TYPES = new Set(['text', 'email', 'tel', 'url', 'password', '']);
 
-function isFocusable(el) {
+export function isFocusable(el) {
   if (el.hasAttribute('disabled') && 'disabled' in el) return false;
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && !Number.isNaN(parseInt(tabindex, 10))) return true;
@@ -41,7 +44,7 @@ function isNativelyFocusable(el) {
   }
 }
 
-function isEditingHost(el) {
+export function isEditingHost(el) {
   const value = el.getAttribute('contenteditable');
   if (value === null || value === 'false') return false;
   const parent = composedParent(el);
@@ -151,7 +154,7 @@ function anchorRole(el) {
 }
 
 // Only a <details> element's first <summary> child is its disclosure button.
-function isDetailsSummary(el) {
+export function isDetailsSummary(el) {
   const parent = el.parentElement;
   return !!parent && parent.localName === 'details' && detailsSummary(parent) === el;
 }
@@ -176,7 +179,7 @@ function inputRole(el) {
 
 const roleCache = runScopedMap();
 
-function getRole(el) {
+export function getRole(el) {
   let role = roleCache.get(el);
   if (role === undefined) {
     role = explicitRole(el) || implicitRole(el) || (isEditingHost(el) ? 'textbox' : null);
@@ -193,7 +196,7 @@ const CONTROL_TAGS = new Set(['a', 'area', 'button', 'input', 'select', 'textare
 const CONTROL_ATTRIBUTES = '[role], [tabindex], [onclick], [contenteditable]';
 
 // The role an agent acts through, or null when the element is not a control.
-function interactiveRole(el) {
+export function interactiveRole(el) {
   // Half of a page's elements carry no attribute at all: asked first, it spares the match.
   if (!CONTROL_TAGS.has(el.localName) && !(el.hasAttributes() && el.matches(CONTROL_ATTRIBUTES))) return null;
   const role = getRole(el);

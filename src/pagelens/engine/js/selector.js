@@ -8,6 +8,8 @@
 // (tag, classes, :nth-of-type, joined by `>`) structurally against cached candidate sets.
 // A querySelectorAll per control and level made large pages quadratic.
 
+import { HTML_NS } from './accname.js';
+
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
 const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
 const MAX_PATH_LEVELS = 4;
@@ -25,7 +27,7 @@ function cssString(value) {
   return '"' + value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ') + '"';
 }
 
-class SelectorBuilder {
+export class SelectorBuilder {
   // `few`: for a handful of selectors (the summary's actions), each candidate is counted
   // by the browser's querySelectorAll, which costs less than indexing a large page.
   constructor(shadowRoots, { few = false } = {}) {
@@ -314,7 +316,7 @@ function pathKey(steps) {
   return steps.map((s) => s.text).join(' > ');
 }
 
-function pushTo(map, key, value) {
+export function pushTo(map, key, value) {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

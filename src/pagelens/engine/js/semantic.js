@@ -4,6 +4,14 @@
 //   spin spinbutton · tab tab · menu menuitem · mchk menuitemcheckbox · mrad menuitemradio
 //   tree treeitem · cell gridcell · sbar scrollbar · date date/time input · color colour input
 //   file file input · click focusable or click-handling element without a widget role
+import { SKIP_TAGS } from './collect.js';
+import { controlStates, fieldValue, isSensitiveField } from './states.js';
+import { detailsSummary, walkRenderedElements } from './dom.js';
+import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
+import { normalizeSpace, round, truncate } from './core.js';
+import { shownId } from './ids.js';
+
 const ROLE_ABBREVIATIONS = {
   button: 'btn', link: 'link', textbox: 'inp', searchbox: 'srch', combobox: 'sel', listbox: 'lst',
   option: 'opt', checkbox: 'chk', radio: 'rad', switch: 'sw', slider: 'sld', spinbutton: 'spin',
@@ -125,7 +133,7 @@ function scrollableContainers(scan, deadline) {
 // view, the remaining controls are left unchecked and counted (occlusionUnchecked).
 const OCCLUSION_BUDGET_MS = 120;
 
-function semanticView(scan, options) {
+export function semanticView(scan, options) {
   const tree = [];
   const occlusionEnd = performance.now() + OCCLUSION_BUDGET_MS;
   let occlusionUnchecked = 0;

@@ -1,6 +1,10 @@
 // The skeleton DOM (004 §5.6): only the elements an agent acts on, flat, with the
 // attributes that identify them; containers, styles, scripts and hidden elements dropped.
 
+import { ID_ATTR, normalizeSpace, truncate } from './core.js';
+import { NON_FIELD_TYPES } from './summary.js';
+import { linkUrl } from './dom.js';
+
 const SKELETON_ATTRS = ['id', 'name', 'type', 'href', 'value', 'placeholder', 'role', 'aria-label', 'data-testid'];
 const VOID_TAGS = new Set(['input', 'img', 'area']);
 
@@ -46,7 +50,7 @@ function skeletonAttributes(control, origin) {
   return out;
 }
 
-function skeletonView(scan) {
+export function skeletonView(scan) {
   const lines = [];
   const origin = pageOrigin();
   for (const control of scan.controls) {

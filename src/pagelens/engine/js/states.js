@@ -1,5 +1,9 @@
 // Control states: only what is true (or meaningfully false, like expanded) is reported.
 
+import { composedParent } from './dom.js';
+import { isDetailsSummary } from './role.js';
+import { normalizeSpace } from './core.js';
+
 function ariaBool(el, attr) {
   const value = el.getAttribute(attr);
   if (value === null || value === 'undefined' || value === '') return undefined;
@@ -9,7 +13,7 @@ function ariaBool(el, attr) {
 // Native disabledness (:disabled covers disabled fieldsets and their first-legend
 // exception), or aria-disabled on the element or, as in Chromium, on an ancestor: the
 // nearest explicit value wins.
-function isDisabled(el) {
+export function isDisabled(el) {
   if (el.matches(':disabled')) return true;
   for (let cur = el; cur; cur = composedParent(cur)) {
     const value = ariaBool(cur, 'aria-disabled');
@@ -60,7 +64,7 @@ function isInvalid(el) {
   return !onlyMissing || el.matches(':user-invalid');
 }
 
-function controlStates(el, role) {
+export function controlStates(el, role) {
   const states = {};
   const checked = checkedState(el);
   if (checked) states.checked = checked;
@@ -87,7 +91,7 @@ function isFocused(el) {
 }
 
 // Field kinds whose value (or even its length) never leaves the page.
-function isSensitiveField(el) {
+export function isSensitiveField(el) {
   if (el.localName !== 'input' && el.localName !== 'textarea') return false;
   const type = (el.getAttribute('type') || '').toLowerCase();
   if (type === 'password' || type === 'hidden') return true;
@@ -95,7 +99,7 @@ function isSensitiveField(el) {
   return /one-time-code|cc-|current-password|new-password/.test(autocomplete);
 }
 
-function fieldValue(el, role) {
+export function fieldValue(el, role) {
   if (el.localName === 'input') {
     const type = (el.getAttribute('type') || '').toLowerCase();
     if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file'].includes(type)) return null;

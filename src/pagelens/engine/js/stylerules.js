@@ -6,8 +6,11 @@
 // be taken apart here, and then callers ask the style of each element as before.
 // Shadow trees have sheets of their own and are never answered from a survey.
 
+import { pushTo } from './selector.js';
+import { runScopedMap } from './core.js';
+
 // Selector text split at `isSeparator` characters outside brackets, parentheses and quotes.
-function splitSelector(text, isSeparator) {
+export function splitSelector(text, isSeparator) {
   const parts = [];
   let depth = 0, quote = null, start = 0;
   for (let i = 0; i < text.length; i++) {
@@ -28,7 +31,7 @@ function splitSelector(text, isSeparator) {
   return parts;
 }
 
-const isComma = (c) => c === ',';
+export const isComma = (c) => c === ',';
 const isCombinator = (c) => c === ' ' || c === '>' || c === '+' || c === '~' || c === '\n' || c === '\t';
 
 // `question`: { name, bears(rule) -> bool, selectors(selectorText) -> the selectors to
@@ -182,7 +185,7 @@ const ruleIndexes = runScopedMap();
 // Whether a rule bearing on `question` (or one of `defaults`, the selectors of what
 // Chromium's own style sheet does) may apply to `el`: always true in a shadow tree and
 // when the survey is incomplete, so callers then read the style as they would anyway.
-function mayMatchRules(el, question, defaults) {
+export function mayMatchRules(el, question, defaults) {
   let index = ruleIndexes.get(question);
   if (index === undefined) {
     const survey = runSurvey(question);
@@ -199,7 +202,7 @@ const surveyedSets = runScopedMap();
 // question concerns, such as the scroll containers of a huge page); null when the survey
 // is incomplete, finds more than the question's `maxSelectors`, or its selectors cannot
 // be queried.
-function surveyedElements(question, defaults) {
+export function surveyedElements(question, defaults) {
   let found = surveyedSets.get(question);
   if (found === undefined) {
     found = null;

@@ -1,6 +1,16 @@
 // Page summaries (000 §3): `compact` rides along with every navigation, `full` answers
 // analyze(what="page_summary"). One code path, two sizes.
 
+import { ID_ATTR, normalizeSpace, truncate } from './core.js';
+import { SelectorBuilder } from './selector.js';
+import { TextStats, findMainNode, isInlineTag, previewStart, readableText, textLength } from './content.js';
+import { accessibleName } from './accname.js';
+import { classifyPage, pageSignals } from './classify.js';
+import { isComposedDescendant, linkUrl } from './dom.js';
+import { isRendered } from './visibility.js';
+import { isSensitiveField } from './states.js';
+import { regionOf } from './region.js';
+
 const SUMMARY_LIMITS = {
   compact: { headings: 3, levels: ['h1'], actions: 5, forms: 3, fields: 5, preview: 300 },
   full: { headings: 30, levels: ['h1', 'h2', 'h3'], actions: 0, forms: 10, fields: 25, preview: 500, navLinks: 25 },
@@ -20,7 +30,7 @@ function ctaRank(control) {
   return null;
 }
 
-function visibleHeadings(levels, max) {
+export function visibleHeadings(levels, max) {
   const out = [];
   for (const h of document.querySelectorAll(levels.join(','))) {
     if (out.length >= max) break;
@@ -138,7 +148,7 @@ function actionSelector(control, builder, uniqueLabel) {
 }
 
 const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
-const NON_FIELD_TYPES = new Set(['submit', 'button', 'reset', 'image', 'hidden']);
+export const NON_FIELD_TYPES = new Set(['submit', 'button', 'reset', 'image', 'hidden']);
 
 function fieldLabel(control) {
   const el = control.el;
@@ -335,7 +345,7 @@ function redactSummary(summary, values) {
   return summary;
 }
 
-function summaryView(scan, mode, deadline) {
+export function summaryView(scan, mode, deadline) {
   const limits = SUMMARY_LIMITS[mode];
   const stats = new TextStats(document.body, deadline);
   const mainNode = findMainNode(stats);

@@ -8,9 +8,13 @@
 //  - boxOf: the element's box, or the box of its contents when its own is empty.
 //  - inViewport / occlusion by hit testing at the centre point.
 
+import { closestComposed, composedParent, isComposedDescendant } from './dom.js';
+import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { runScopedMap } from './core.js';
+
 const styleCache = new WeakMap();
 
-function styleOf(el) {
+export function styleOf(el) {
   let style = styleCache.get(el);
   if (!style) {
     style = getComputedStyle(el);
@@ -24,11 +28,11 @@ function styleOf(el) {
 // none, the composed tree is the light tree, and native queries answer for it.
 const scannedShadowRoots = runScopedMap();
 
-function noteScannedShadowRoots(roots) {
+export function noteScannedShadowRoots(roots) {
   scannedShadowRoots.set(document, roots);
 }
 
-function composedTreeIsLightTree() {
+export function composedTreeIsLightTree() {
   const roots = scannedShadowRoots.get(document);
   return roots !== undefined && roots.length === 0;
 }
@@ -57,7 +61,7 @@ function isAriaHiddenOrInert(el) {
   return hidden;
 }
 
-function isRendered(el) {
+export function isRendered(el) {
   if (!el.isConnected || isHiddenByStyle(el) || isAriaHiddenOrInert(el)) return false;
   // Content skipped by content-visibility (a closed <details>) has no box either.
   return isShownByStyle(el) || el.checkVisibility() || styleOf(el).display === 'contents';
@@ -82,14 +86,14 @@ function isShownByStyle(el) {
 
 // Shown by display and visibility, whatever its opacity (text faded out is still the
 // page's text): the run's full check answers where it was asked and passed.
-function isShownIgnoringOpacity(el) {
+export function isShownIgnoringOpacity(el) {
   return shownCache.get(el) === true || el.checkVisibility(VISIBILITY_CHECK);
 }
 
 // display:none on the element or an ancestor, or visibility:hidden/collapse. Elements
 // without a box of their own (display:contents, <area>, <option>) and content skipped by
 // content-visibility are not hidden unless an ancestor is display:none.
-function isHiddenByStyle(el) {
+export function isHiddenByStyle(el) {
   if (isShownByStyle(el)) return false; // the common case, answered without reading the style
   const style = styleOf(el);
   if (style.display === 'none' || style.visibility !== 'visible') return true;
@@ -100,7 +104,7 @@ function isHiddenByStyle(el) {
 // The element's box; an element with an empty box of its own (an inline <a> wrapping a
 // block, display:contents, a link whose only content is positioned elsewhere) takes
 // the bounding box of everything it contains.
-function boxOf(el) {
+export function boxOf(el) {
   const rect = el.getBoundingClientRect();
   if (rect.width > 0 && rect.height > 0) return rect;
   const range = document.createRange();
@@ -181,7 +185,7 @@ function measureClip(el) {
   return (hidesX && box.width <= 1) || (hidesY && box.height <= 1);
 }
 
-function isVisible(el, rect) {
+export function isVisible(el, rect) {
   rect = rect || boxOf(el);
   if (rect.width <= 0 || rect.height <= 0) return false;
   if (!isShownByStyle(el) && !el.checkVisibility(OPACITY_CHECK)) return false;
@@ -191,7 +195,7 @@ function isVisible(el, rect) {
 const viewportCache = runScopedMap();
 
 // Asked for every control (whether it is in the viewport): read once per run.
-function viewportSize() {
+export function viewportSize() {
   let size = viewportCache.get(window);
   if (!size) {
     size = { width: window.innerWidth, height: window.innerHeight };
@@ -200,13 +204,13 @@ function viewportSize() {
   return size;
 }
 
-function intersectsViewport(rect) {
+export function intersectsViewport(rect) {
   const vp = viewportSize();
   return rect.bottom > 0 && rect.right > 0 && rect.top < vp.height && rect.left < vp.width;
 }
 
 // The point an agent would click: the centre of the part of the box inside the viewport.
-function clickPoint(rect) {
+export function clickPoint(rect) {
   const vp = viewportSize();
   const left = Math.max(rect.left, 0), right = Math.min(rect.right, vp.width);
   const top = Math.max(rect.top, 0), bottom = Math.min(rect.bottom, vp.height);
@@ -217,7 +221,7 @@ function clickPoint(rect) {
 // True when hit testing at the click point lands on something that is neither the
 // element nor inside it (a modal, a cookie banner, or the element has
 // pointer-events:none). Undefined when the point is outside the viewport.
-function isOccluded(el, rect) {
+export function isOccluded(el, rect) {
   if (!intersectsViewport(rect)) return undefined;
   const [x, y] = clickPoint(rect);
   const root = el.getRootNode();

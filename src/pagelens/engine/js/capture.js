@@ -1,22 +1,24 @@
-// Entry point: one scan of the page, then the requested view.
+// A capture: one scan of the page, then the requested view.
+
+import { Deadline } from './core.js';
+import { frameContentOrigin } from './document.js';
+import { interactionView } from './interaction.js';
+import { resolveId } from './ids.js';
+import { scanPage } from './collect.js';
+import { semanticView } from './semantic.js';
+import { skeletonView } from './skeleton.js';
+import { summaryView } from './summary.js';
 
 const VIEWS = ['compact', 'full', 'interaction', 'semantic', 'skeleton'];
 
 function frameOwners(scan) {
   return scan.frames.map((f) => {
-    const style = styleOf(f.el);
-    const r = f.rect;
-    return {
-      id: f.id,
-      // The content box: where the child document's (0, 0) sits in this viewport.
-      x: r.left + f.el.clientLeft + parseFloat(style.paddingLeft || '0'),
-      y: r.top + f.el.clientTop + parseFloat(style.paddingTop || '0'),
-      visible: f.visible,
-    };
+    const [x, y] = frameContentOrigin(f.el, f.rect);
+    return { id: f.id, x, y, visible: f.visible };
   });
 }
 
-function capture(mode, options) {
+export function capture(mode, options) {
   if (!VIEWS.includes(mode)) throw new Error(`unknown view: ${mode}`);
   const started = performance.now();
   const deadline = new Deadline(options.timeoutMs || 30000);
@@ -44,8 +46,6 @@ function capture(mode, options) {
 }
 
 // Only the element the id was given to: a copied attribute never answers.
-function elementById(id) {
+export function elementById(id) {
   return resolveId(id);
 }
-
-globalThis.__pagelens = { capture, elementById, version: 1 };

@@ -1,18 +1,18 @@
-// Shared helpers. Every engine module runs inside one closure in an isolated world,
-// so these builtins are the world's own and cannot be patched by the page.
+// Shared helpers. The engine runs in an isolated world, so the builtins it uses are the
+// world's own and cannot be patched by the page.
 
-const ID_ATTR = 'data-llm-id';
+export const ID_ATTR = 'data-llm-id';
 
-function normalizeSpace(text) {
+export function normalizeSpace(text) {
   return (text || '').replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }
 
-function truncate(text, max) {
+export function truncate(text, max) {
   if (text.length <= max) return text;
   return text.slice(0, Math.max(0, max - 1)).trimEnd() + '\u2026';
 }
 
-function round(n) {
+export function round(n) {
   return Math.round(n);
 }
 
@@ -30,7 +30,7 @@ class RunScopedMap extends Map {
 const runCaches = [];
 let runCachesArmed = false;
 
-function runScopedMap() {
+export function runScopedMap() {
   const cache = new RunScopedMap();
   runCaches.push(cache);
   return cache;
@@ -42,13 +42,13 @@ function armRunCaches() {
   queueMicrotask(resetRunCaches);
 }
 
-function resetRunCaches() {
+export function resetRunCaches() {
   for (const cache of runCaches) cache.clear();
   runCachesArmed = false;
 }
 
 // A wall-clock budget shared by one capture, so huge pages stop early instead of hanging.
-class Deadline {
+export class Deadline {
   constructor(ms) {
     this.end = performance.now() + ms;
     this.hit = false;

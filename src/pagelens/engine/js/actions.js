@@ -1,9 +1,12 @@
-// Action layer: what Python calls, as `__pagelensAct.<name>(...)` in the engine's
-// isolated world. A global of its own, because zz_main.js assigns `__pagelens` last.
-// (Function declarations are hoisted through the shared closure, so the modules this
-// names may load after this one.)
+// The action half of the engine: the calls the action layer makes, by name.
 
-globalThis.__pagelensAct = {
+import { actAtPoint, actFind, actHeal } from './act_find.js';
+import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput, actLabelFor, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
+import { actDocToken, actObserveEnd, actObserveStart, actWaitForChange, actWaitForText, actWaitQuiet } from './act_observe.js';
+import { actLoadCount, actLoadEnd, actLoadScroll, actLoadStart } from './act_load.js';
+import { actReady } from './act_ready.js';
+
+export const actions = {
   find: actFind,
   heal: actHeal,
   atPoint: actAtPoint,

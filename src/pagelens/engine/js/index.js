@@ -1,0 +1,24 @@
+// The engine's one entry object. The bundle evaluates to it in a world and Python keeps
+// the handle: every call goes through it by method name, and nothing is left on the
+// page's globals (docs/architecture.md, "The engine").
+import { accessibleName } from './accname.js';
+import { actions } from './actions.js';
+import { capture, elementById } from './capture.js';
+import * as documentFacts from './document.js';
+import { getRole, interactiveRole } from './role.js';
+import { isRendered, isVisible } from './visibility.js';
+
+export const engine = {
+  version: 2,
+  capture,
+  elementById,
+  ...actions,
+  ...documentFacts,
+  // The name, role and visibility primitives for any element (the views only cover
+  // controls): for tests and the name benchmark.
+  accessibleName,
+  getRole,
+  interactiveRole,
+  isRendered,
+  isVisible,
+};
