@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite (and the linter), after setting up what it needs.
+# The whole test suite (and the linters and checkers), after setting up what it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check src tests bench
+# The layer contract (pyproject.toml); its report is shown only when it fails.
+.venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
+.venv/bin/mypy
+npm run --silent check
 exec .venv/bin/python -m pytest -q "$@"

@@ -67,7 +67,7 @@ async def node_named(page: pagelens.Page, name: str) -> SemanticNode:
 
 
 async def test_viewport_shot_is_a_jpeg_at_most_1024_wide(fixture_page: pagelens.Page) -> None:
-    shot = await fixture_page.screenshot()
+    shot = await pagelens.screenshot(fixture_page)
     assert shot.image is not None and shot.image.startswith(JPEG_MAGIC)
     assert (shot.kind, shot.mime_type) == ("viewport", "image/jpeg")
     assert (shot.width, shot.height, shot.scale) == (1024, 640, 0.8)
@@ -76,7 +76,7 @@ async def test_viewport_shot_is_a_jpeg_at_most_1024_wide(fixture_page: pagelens.
     assert shot.marks is None and not shot.unchanged
     assert len(shot.image) < 150_000  # 004 §5.8: ~50-150 KB
 
-    narrow = await fixture_page.screenshot(max_width=640, quality=40)
+    narrow = await pagelens.screenshot(fixture_page, max_width=640, quality=40)
     assert (narrow.width, narrow.height) == (640, 400)
     assert narrow.image is not None and len(narrow.image) < len(shot.image)
 
@@ -84,23 +84,23 @@ async def test_viewport_shot_is_a_jpeg_at_most_1024_wide(fixture_page: pagelens.
 async def test_hash_holds_while_the_screen_does_and_unchanged_comes_back_without_image(
     fixture_page: pagelens.Page,
 ) -> None:
-    first = await fixture_page.screenshot()
-    again = await fixture_page.screenshot()
+    first = await pagelens.screenshot(fixture_page)
+    again = await pagelens.screenshot(fixture_page)
     assert len(first.hash) == 32 and first.hash == again.hash
 
     await fixture_page.playwright_page.check("#agree")  # a small visible change: one tick
-    ticked = await fixture_page.screenshot()
+    ticked = await pagelens.screenshot(fixture_page)
     assert ticked.hash != first.hash
 
-    same = await fixture_page.screenshot(screenshot_hash=ticked.hash)
+    same = await pagelens.screenshot(fixture_page, screenshot_hash=ticked.hash)
     assert same.unchanged and same.image is None and same.hash == ticked.hash
     assert (same.width, same.height) == (ticked.width, ticked.height)
 
-    stale = await fixture_page.screenshot(screenshot_hash=first.hash)
+    stale = await pagelens.screenshot(fixture_page, screenshot_hash=first.hash)
     assert not stale.unchanged and stale.image is not None and stale.hash == ticked.hash
 
     await fixture_page.playwright_page.evaluate("document.querySelector('#status').textContent = 'Saved'")
-    assert (await fixture_page.screenshot()).hash != ticked.hash
+    assert (await pagelens.screenshot(fixture_page)).hash != ticked.hash
 
 
 # ---- Set-of-Marks
@@ -108,8 +108,8 @@ async def test_hash_holds_while_the_screen_does_and_unchanged_comes_back_without
 
 async def test_marks_carry_the_semantic_ids_where_the_controls_are(fixture_page: pagelens.Page) -> None:
     tree = await fixture_page.semantic_tree(include_boxes=True)
-    plain = decoded(await fixture_page.screenshot())
-    shot = await fixture_page.screenshot(marks=True)
+    plain = decoded(await pagelens.screenshot(fixture_page))
+    shot = await pagelens.screenshot(fixture_page, marks=True)
     marked = decoded(shot)
 
     visible = {node.i: node for node in tree.interactive_tree if not node.occ}
@@ -137,7 +137,7 @@ async def test_marks_follow_the_device_scale_factor(browser: pagelens.Browser, f
         page = pagelens.Page(await context.new_page())
         await page.goto(f"{fixtures_url}vision/page.html")
         tree = await page.semantic_tree(include_boxes=True)
-        shot = await page.screenshot(marks=True)
+        shot = await pagelens.screenshot(page, marks=True)
         assert (shot.width, shot.height, shot.scale) == (1024, 640, 0.8)  # CSS pixels, not device pixels
         nodes = {node.i: node for node in tree.interactive_tree}
         assert shot.marks
@@ -153,7 +153,7 @@ async def test_marks_follow_the_device_scale_factor(browser: pagelens.Browser, f
 async def test_full_page_shot_reaches_below_the_fold(fixture_page: pagelens.Page) -> None:
     await fixture_page.playwright_page.evaluate("window.scrollTo(0, 300)")
     height = await fixture_page.playwright_page.evaluate("document.documentElement.scrollHeight")
-    shot = await fixture_page.screenshot(full_page=True, marks=True)
+    shot = await pagelens.screenshot(fixture_page, full_page=True, marks=True)
     assert shot.kind == "full_page" and shot.origin == (0, -300) and not shot.truncated
     assert shot.width == 1024 and abs(shot.height - height * 0.8) <= 1
     decoded(shot)
@@ -168,25 +168,25 @@ async def test_full_page_shot_reaches_below_the_fold(fixture_page: pagelens.Page
 async def test_element_shots_by_id_in_frames_below_the_fold_and_by_selector(fixture_page: pagelens.Page) -> None:
     save = await node_named(fixture_page, "Save")
     assert save.box is not None
-    shot = await fixture_page.screenshot(element_id=save.i)
+    shot = await pagelens.screenshot(fixture_page, element_id=save.i)
     assert shot.kind == "element" and shot.element_id == save.i and shot.scale == 1.0
     assert close((shot.width, shot.height), save.box[2:], within=2)  # the enclosing whole-pixel rectangle
     decoded(shot)
 
     subscribe = await node_named(fixture_page, "Subscribe")
     assert "." in subscribe.i and subscribe.box is not None
-    framed = await fixture_page.screenshot(element_id=subscribe.i)
+    framed = await pagelens.screenshot(fixture_page, element_id=subscribe.i)
     assert close((framed.width, framed.height), subscribe.box[2:], within=2)
     assert close(framed.origin, subscribe.box[:2])
 
     far = await node_named(fixture_page, "Far below")
     assert far.box is not None
-    below = await fixture_page.screenshot(element_id=far.i, marks=True)
+    below = await pagelens.screenshot(fixture_page, element_id=far.i, marks=True)
     assert close((below.width, below.height), far.box[2:], within=2)
     assert await fixture_page.playwright_page.evaluate("scrollY") > 0  # scrolled into view to be shot
     assert below.marks is not None and [mark.id for mark in below.marks] == [far.i]
 
-    card = await fixture_page.screenshot(selector="#card")
+    card = await pagelens.screenshot(fixture_page, selector="#card")
     box = await fixture_page.playwright_page.locator("#card").bounding_box()
     assert box is not None and close((card.width, card.height), (round(box["width"]), round(box["height"])), within=2)
 
@@ -209,13 +209,13 @@ async def test_element_shots_by_id_in_frames_below_the_fold_and_by_selector(fixt
 )
 async def test_bad_requests_are_typed_errors(fixture_page: pagelens.Page, arguments: dict, code: str) -> None:
     with pytest.raises(pagelens.PagelensError) as caught:
-        await fixture_page.screenshot(**arguments)
+        await pagelens.screenshot(fixture_page, **arguments)
     assert caught.value.code == code, caught.value
 
 
 async def test_a_hidden_element_is_not_visible(fixture_page: pagelens.Page) -> None:
     with pytest.raises(pagelens.PagelensError) as caught:
-        await fixture_page.screenshot(selector="#ghost")
+        await pagelens.screenshot(fixture_page, selector="#ghost")
     assert caught.value.code == "not_visible"
 
 
@@ -278,10 +278,10 @@ async def test_a_very_tall_page_is_cut_and_says_so(page: pagelens.Page, monkeypa
     # A lower cut than the real 16,384 px: the same code path, a fraction of the pixels.
     monkeypatch.setattr(screenshot_module, "MAX_FULL_PAGE_SIDE", 2_000)
     await page.set_content("<body style='margin:0'><div style='height:5000px;background:#def'>tall</div></body>")
-    shot = await page.screenshot(full_page=True, max_width=256)
+    shot = await pagelens.screenshot(page, full_page=True, max_width=256)
     assert shot.truncated and shot.width == 256 and shot.height == round(2_000 * 256 / 1280)
     # An element taller than the viewport is shot whole, painted beyond the viewport.
-    tall = await page.screenshot(selector="div", max_width=256)
+    tall = await pagelens.screenshot(page, selector="div", max_width=256)
     assert (tall.kind, tall.width, tall.height, tall.truncated) == ("element", 256, 1000, False)
 
 

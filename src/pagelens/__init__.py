@@ -37,7 +37,7 @@ from pagelens.errors import (
     PagelensError,
 )
 from pagelens.extraction import Extraction, SummarizeRequest, SummarizeResult, extract, summarize
-from pagelens.vision import DomMode, Mark, PageStats, Screenshot, page_stats, select_dom_mode
+from pagelens.vision import DomMode, Mark, PageStats, Screenshot, page_stats, screenshot, select_dom_mode
 
 __version__ = "0.1.0"
 
@@ -92,7 +92,9 @@ def connect(
     return _Starting(lambda: Browser.connect(cdp_url, allowed_hosts=allowed_hosts, viewport=viewport, timeout=timeout))
 
 
-async def capture_html(html: str, base_url: str | None = None, mode: str = "compact", **options: Any) -> View:
+async def capture_html(
+    html: str, base_url: str | None = None, mode: str = "compact", **options: Any
+) -> View | Unchanged:
     """Run a view on an HTML string in a throwaway browser (scripts off, network blocked)."""
     check_static_request(html, base_url, mode)  # before launching anything
     async with launch(allowed_hosts=()) as browser:
@@ -134,6 +136,7 @@ __all__ = [
     "extract",
     "launch",
     "page_stats",
+    "screenshot",
     "select_dom_mode",
     "serve_directory",
     "summarize",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from pydantic import ValidationError
+
 
 class PagelensError(Exception):
     """Base error. `code` is stable (agents and tests match on it); `message` is for people."""
@@ -39,6 +41,22 @@ class BrowserConnectError(PagelensError):
 
 class InvalidRequestError(PagelensError):
     code = "invalid_request"
+
+
+class InvalidParameterError(InvalidRequestError):
+    """A bad or unknown parameter; `parameter` names it."""
+
+    def __init__(self, parameter: str, problem: str) -> None:
+        super().__init__(f"parameter {parameter!r}: {problem}")
+        self.parameter = parameter
+
+    @classmethod
+    def from_validation(cls, exc: ValidationError) -> InvalidParameterError:
+        first = exc.errors()[0]
+        loc = [str(part) for part in first["loc"]]
+        if first["type"] == "extra_forbidden":
+            return cls(loc[0], "unknown parameter")
+        return cls(loc[0] if loc else "request", first["msg"])
 
 
 class CaptureTimeoutError(PagelensError):

@@ -58,7 +58,7 @@ class DialogBox:
     def on_dialog(self, dialog: Dialog) -> None:
         """Playwright's dialog event handler."""
         info = DialogInfo(
-            type=dialog.type,  # type: ignore[arg-type]
+            type=dialog.type,
             message=dialog.message[:500],
             default_value=dialog.default_value if dialog.type == "prompt" else None,
             handled="pending",

@@ -10,25 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+from pagelens.errors import InvalidParameterError, PagelensError
 
-from pagelens.errors import InvalidRequestError, PagelensError
-
-
-class InvalidParameterError(InvalidRequestError):
-    """A bad or unknown parameter; `parameter` names it."""
-
-    def __init__(self, parameter: str, problem: str) -> None:
-        super().__init__(f"parameter {parameter!r}: {problem}")
-        self.parameter = parameter
-
-    @classmethod
-    def from_validation(cls, exc: ValidationError) -> InvalidParameterError:
-        first = exc.errors()[0]
-        loc = [str(part) for part in first["loc"]]
-        if first["type"] == "extra_forbidden":
-            return cls(loc[0], "unknown parameter")
-        return cls(loc[0] if loc else "request", first["msg"])
+__all__ = ["ActionError", "InvalidParameterError"]
 
 
 class ActionError(PagelensError):

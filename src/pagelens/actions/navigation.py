@@ -84,7 +84,7 @@ async def take_summary(
         return None, "script_injection_failed" if exc.code == "capture_failed" else exc.code
     except PlaywrightError:
         return None, "script_injection_failed"
-    return summary, None  # type: ignore[return-value]
+    return summary, None
 
 
 def _canonical(url: str) -> str:

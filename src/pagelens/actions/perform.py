@@ -16,7 +16,7 @@ import fnmatch
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -153,10 +153,11 @@ async def _click(act: Act, *, double: bool) -> Done:
     verb = "double-clicked" if double else "clicked"
     r = act.request
     if r.x is not None and r.y is not None:
+        px, py = r.x, r.y
         world = await bridge.main_world(act.tab.page)
-        hit = await bridge.call(world, "atPoint", r.x, r.y)
-        await act.deliver(lambda: button(r.x, r.y))
-        where = f"({r.x:g}, {r.y:g}) on {hit['description']}"
+        hit = await bridge.call(world, "atPoint", px, py)
+        await act.deliver(lambda: button(px, py))
+        where = f"({px:g}, {py:g}) on {hit['description']}"
         return Done(f"{verb} at {where}", element_found=hit["found"])
     target = await act.target()
     x, y = await act.ready(target, pointer=True)
@@ -175,8 +176,9 @@ async def double_click(act: Act) -> Done:
 async def hover(act: Act) -> Done:
     r = act.request
     if r.x is not None and r.y is not None:
-        await act.deliver(lambda: act.page.mouse.move(r.x, r.y))
-        return Done(f"moved the pointer to ({r.x:g}, {r.y:g})")
+        px, py = r.x, r.y
+        await act.deliver(lambda: act.page.mouse.move(px, py))
+        return Done(f"moved the pointer to ({px:g}, {py:g})")
     target = await act.target()
     x, y = await act.ready(target, pointer=True, enabled=False)
     await act.deliver(lambda: act.page.mouse.move(x, y))
@@ -325,9 +327,12 @@ async def _select_custom(act: Act, target: Target, wanted: list[str]) -> Done:
             )
         except ActionError:
             option = await resolve(act.tab, element_id=None, selector=f"text={value}", frame=_frame_of(target))
-        ox, oy = await act.ready(option, pointer=True)
-        await act.deliver(lambda ox=ox, oy=oy: act.page.mouse.click(ox, oy))
+        await _click_option(act, *await act.ready(option, pointer=True))
     return Done(f"selected {', '.join(map(repr, wanted))} in {describe(target)}", target)
+
+
+async def _click_option(act: Act, x: float, y: float) -> None:
+    await act.deliver(lambda: act.page.mouse.click(x, y))
 
 
 def _frame_of(target: Target) -> str | None:
@@ -386,13 +391,26 @@ async def scroll(act: Act) -> Done:
     return Done(_scrolled(moved["container"], moved), target)
 
 
+N = TypeVar("N", int, float)
+
+
+def _number(value: str | float | list[str] | None, kind: type[N], *, default: N) -> N:
+    """`value` as a number of `kind` (the request's validator made sure it is one)."""
+    if value is None:
+        return default
+    if isinstance(value, str | list):
+        raise InvalidParameterError("value", f"expected a number, not {value!r}")
+    return kind(value)
+
+
 async def scroll_to_load(act: Act) -> Done:
-    max_items = int(act.request.value) if act.request.value is not None else 100
+    max_items = _number(act.request.value, int, default=100)
+    target: Target | None = None
     if act.request.has_target:
-        target: Target | None = await act.target()
+        target = await act.target()
         world, local_id = target.world, target.local_id
     else:
-        target, world, local_id = None, await bridge.main_world(act.tab.page), None
+        world, local_id = await bridge.main_world(act.tab.page), None
     loaded = await loading.scroll_to_load(world, local_id, max_items=max_items)
     more = "the end is reached" if loaded.reached_end else "more may load"
     message = (
@@ -443,7 +461,7 @@ def _locator(act: Act, target: Target) -> Any:
 
 async def wait_for(act: Act) -> Done:
     r = act.request
-    limit_ms = min(float(r.value), MAX_WAIT_MS) if r.value is not None else act.options.wait_timeout * 1000
+    limit_ms = min(_number(r.value, float, default=act.options.wait_timeout * 1000), MAX_WAIT_MS)
     if not (r.text or r.url or r.has_target):
         await asyncio.sleep(limit_ms / 1000)
         return Done(f"waited {limit_ms:g} ms", element_found=False)
@@ -586,7 +604,7 @@ async def _settle_unless_dialog(tab: Tab, watch: Watch, options: ActionOptions) 
 
 async def handle_dialog(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
     """Answer the open dialog; finish the action that opened it, if one is waiting."""
-    answer = "dismiss" if request.value == "dismiss" else "accept"
+    answer: Literal["accept", "dismiss"] = "dismiss" if request.value == "dismiss" else "accept"
     tab.dialogs.hold = True
     info = await tab.dialogs.answer(answer, request.text, by="agent")
     if info is None:

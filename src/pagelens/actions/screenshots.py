@@ -1,5 +1,5 @@
 """Screenshots in the action layer: analyze(what="screenshot") and
-interact(action="screenshot") both take theirs here, and this goes to Page.screenshot.
+interact(action="screenshot") both take theirs here, and this goes to vision's screenshot.
 
 An element is named as for any action, by an id from any view (healed when stale) or by
 a selector in any form interact takes, and is then shot by its id."""
@@ -10,7 +10,7 @@ from typing import Any
 
 from pagelens.actions import targets
 from pagelens.actions.tabs import Tab
-from pagelens.vision import Screenshot
+from pagelens.vision import Screenshot, screenshot
 
 
 async def take(
@@ -27,8 +27,8 @@ async def take(
     if element_id is not None or selector is not None:
         target = await targets.resolve(tab, element_id=element_id, selector=selector, frame=frame)
         target_id = target.id
-    return await tab.page.screenshot(
-        full_page=full_page, element_id=target_id, marks=marks, screenshot_hash=screenshot_hash
+    return await screenshot(
+        tab.page, full_page=full_page, element_id=target_id, marks=marks, screenshot_hash=screenshot_hash
     )
 
 

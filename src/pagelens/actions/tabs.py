@@ -137,7 +137,10 @@ class Tabs:
 
     def _watch(self, tab: Tab, page: Page) -> None:
         tab.attach(page)
-        page.playwright_page.on("popup", lambda popup: self._add(Page(popup), opener=tab))
+        def adopt(popup: PlaywrightPage) -> None:
+            self._add(Page(popup), opener=tab)
+
+        page.playwright_page.on("popup", adopt)
 
     def _prune(self) -> None:
         """Forget tabs whose page closed itself (window.close()). Not while the browser is

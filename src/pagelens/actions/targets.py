@@ -14,11 +14,11 @@ from pagelens.actions.errors import ActionError, InvalidParameterError
 from pagelens.actions.healing import Descriptor, heal
 from pagelens.actions.tabs import Tab
 from pagelens.browser.world import FrameWorld
+from pagelens.engine.ids import ElementId
 
 SEMANTIC_PREFIXES = ("text", "role", "aria-label", "label", "placeholder")
 _SEMANTIC_RE = re.compile(r"^(text|role|aria-label|label|placeholder)\s*=\s*(.+)$", re.DOTALL)
 _ROLE_NAME_RE = re.compile(r"^([A-Za-z]+)\s*\[\s*name\s*=\s*(.+?)\s*\]$", re.DOTALL)
-_FRAME_ID_RE = re.compile(r"^\d+(\.\d+)*$")
 
 
 def _unquote(text: str) -> str:
@@ -43,21 +43,6 @@ def parse_selector(selector: str) -> dict[str, str | None]:
             return {"kind": "role", "value": named.group(1), "name": _unquote(named.group(2))}
         return {"kind": "role", "value": _unquote(rest), "name": None}
     return {"kind": kind, "value": _unquote(rest)}
-
-
-def split_id(element_id: str) -> tuple[list[str], str]:
-    """ "12.30.5" → (["12", "30"], "5")."""
-    if not _FRAME_ID_RE.match(element_id):
-        raise InvalidParameterError("element_id", f'{element_id!r} is not an element id (digits, "12.5" in frames)')
-    *path, local = element_id.split(".")
-    return path, local
-
-
-def frame_path(frame: str) -> list[str]:
-    """The `frame` parameter ("12", or "12.30" for a frame inside frame 12) as a path."""
-    if not _FRAME_ID_RE.match(frame):
-        raise InvalidParameterError("frame", f"{frame!r} is not a frame element id (see the views)")
-    return frame.split(".")
 
 
 @dataclass
@@ -87,11 +72,12 @@ class Target:
 async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, frame: str | None) -> Target:
     """The element an action means; ActionError not_found or stale_element otherwise."""
     if element_id is not None:
-        path, local = split_id(element_id)
-        spec: dict[str, str | None] = {"kind": "id", "value": local}
+        parsed = ElementId.parse(element_id)
+        path = list(parsed.frames)
+        spec: dict[str, str | None] = {"kind": "id", "value": parsed.local}
     else:
         assert selector is not None
-        path = frame_path(frame) if frame else []
+        path = list(ElementId.frame(frame)) if frame else []
         spec = parse_selector(selector)
     world, _ = await bridge.frame_world(tab.page, path)
     found = await bridge.call(world, "find", spec)

@@ -10,13 +10,14 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from playwright.async_api import Browser as PlaywrightBrowser
-from playwright.async_api import BrowserContext, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
 from pagelens.browser.network import NetworkPolicy, host_resolver_rules
 from pagelens.browser.page import Page
 from pagelens.browser.static import render_static, static_base_url
+from pagelens.engine.hashing import Unchanged
 from pagelens.engine.models import VIEWS, View
 from pagelens.errors import (
     BrowserConnectError,
@@ -140,7 +141,9 @@ class Browser:
             await page.playwright_page.set_viewport_size(_viewport(self.viewport))
         return page
 
-    async def capture_html(self, html: str, base_url: str | None = None, mode: str = "compact", **options: Any) -> View:
+    async def capture_html(
+        self, html: str, base_url: str | None = None, mode: str = "compact", **options: Any
+    ) -> View | Unchanged:
         """Render an HTML string with scripts disabled and the network blocked, then run
         the same engine as on a live page. `base_url` (absolute http or https) resolves
         relative links and is the URL the views report."""
@@ -240,5 +243,5 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def _viewport(size: tuple[int, int]) -> dict[str, int]:
-    return {"width": size[0], "height": size[1]}
+def _viewport(size: tuple[int, int]) -> ViewportSize:
+    return ViewportSize(width=size[0], height=size[1])

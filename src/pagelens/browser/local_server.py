@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import socket
 import sys
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -37,7 +39,7 @@ def _is_utf8(path: str | os.PathLike[str]) -> bool:
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any) -> None:
         # A browser that navigates away drops its pending requests: nothing to report.
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import typer
@@ -85,7 +85,7 @@ def snapshot(
     interaction (every control with role, name, states, selector), semantic (the
     minified V3 tree), skeleton (only the actionable elements, as HTML).
     """
-    options = {
+    options: dict[str, Any] = {
         "request": {"maxControls": max_controls},
         "include_offscreen": include_offscreen,
         "include_boxes": include_boxes,
@@ -131,7 +131,8 @@ def screenshot(
     its facts as JSON: size, scale, hash, and with --marks the ids drawn."""
     shot = _read_page(
         target,
-        lambda page: page.screenshot(
+        lambda page: pagelens.screenshot(
+            page,
             full_page=full_page,
             element_id=element_id,
             selector=selector,

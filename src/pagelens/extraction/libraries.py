@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 import trafilatura
 from lxml.etree import ParserError
@@ -40,7 +41,7 @@ def readability_article(html: str, url: str) -> str:
 
 
 # What both of trafilatura's readings of a page share: precision first, tables, no comments.
-_TRAFILATURA_OPTIONS = {"favor_precision": True, "include_comments": False, "include_tables": True}
+_TRAFILATURA_OPTIONS: dict[str, Any] = {"favor_precision": True, "include_comments": False, "include_tables": True}
 
 
 def trafilatura_text(html: str, url: str) -> str:

@@ -4,5 +4,15 @@ views of a page (004 §5)."""
 
 from pagelens.vision.dom_mode import DomMode, PageStats, page_stats, select_dom_mode
 from pagelens.vision.models import Mark, Screenshot, ScreenshotRequest
+from pagelens.vision.screenshot import screenshot
 
-__all__ = ["DomMode", "Mark", "PageStats", "Screenshot", "ScreenshotRequest", "page_stats", "select_dom_mode"]
+__all__ = [
+    "DomMode",
+    "Mark",
+    "PageStats",
+    "Screenshot",
+    "ScreenshotRequest",
+    "page_stats",
+    "screenshot",
+    "select_dom_mode",
+]

@@ -12,21 +12,19 @@ The first rule that holds decides:
 
 Complex: more than 50 controls, or 20 or more with 5 or more images or graphics in view.
 The full DOM is never chosen unasked (§6.6).
-`hybrid` means a screenshot beside the skeleton (or semantic) view; `page.screenshot()`
+`hybrid` means a screenshot beside the skeleton (or semantic) view; `pagelens.screenshot(page)`
 takes it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pagelens.browser.page import Page
 from pagelens.errors import InvalidRequestError
-
-if TYPE_CHECKING:
-    from pagelens.browser.page import Page
 
 DomMode = Literal["semantic", "skeleton", "hybrid", "full"]
 

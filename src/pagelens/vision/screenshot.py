@@ -14,21 +14,20 @@ from __future__ import annotations
 import asyncio
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import FloatRect
 from playwright.async_api import Page as PlaywrightPage
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from pagelens.browser.world import RemoteObject
+from pagelens.browser.page import Page, time_limit
+from pagelens.browser.world import FrameWorld, RemoteObject
+from pagelens.engine.ids import ElementId
 from pagelens.engine.models import SemanticNode
 from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, PagelensError
 from pagelens.vision.imaging import render
-from pagelens.vision.models import Screenshot, ScreenshotRequest
-
-if TYPE_CHECKING:
-    from pagelens.browser.page import Page
-    from pagelens.browser.world import FrameWorld
+from pagelens.vision.models import JPEG_QUALITY, MAX_WIDTH, Screenshot, ScreenshotRequest
 
 SCREENSHOT_TIMEOUT_S = 30.0
 CAPTURE_QUALITY = 90  # the capture's JPEG quality, before the resize (see above)
@@ -61,6 +60,37 @@ class _Viewport:
 
     def holds(self, box: _Box) -> bool:
         return box.x >= 0 and box.y >= 0 and box.x + box.width <= self.width and box.y + box.height <= self.height
+
+
+async def screenshot(
+    page: Page,
+    *,
+    full_page: bool = False,
+    element_id: str | None = None,
+    selector: str | None = None,
+    marks: bool = False,
+    screenshot_hash: str | None = None,
+    max_width: int = MAX_WIDTH,
+    quality: int = JPEG_QUALITY,
+    timeout: float | None = None,  # noqa: ASYNC109
+) -> Screenshot:
+    """A JPEG of `page`'s viewport, of the whole page (`full_page`) or of one element (its
+    stable `element_id` from any view, or the first match of a CSS `selector`, scrolled
+    into view), at most `max_width` pixels wide (004 §5.2). `marks` draws each visible
+    control's box and semantic-view id on it (Set-of-Marks). Given the `hash` of an
+    earlier screenshot as `screenshot_hash`, an unchanged screen comes back with
+    `unchanged: true` and no image (004 §5.8). Unknown elements raise a PagelensError
+    with code `not_found`; time limit 30 s by default."""
+    request = ScreenshotRequest.parse(
+        full_page=full_page,
+        element_id=element_id,
+        selector=selector,
+        marks=marks,
+        screenshot_hash=screenshot_hash,
+        max_width=max_width,
+        quality=quality,
+    )
+    return await take_screenshot(page, request, time_limit(timeout, SCREENSHOT_TIMEOUT_S))
 
 
 async def take_screenshot(page: Page, request: ScreenshotRequest, limit: float) -> Screenshot:
@@ -129,7 +159,7 @@ async def _capture(
     if request.kind == "full_page":
         width = min(viewport.document_width, MAX_FULL_PAGE_SIDE)
         height = min(viewport.document_height, MAX_FULL_PAGE_SIDE, MAX_FULL_PAGE_PIXELS // width)
-        clip = {"x": 0, "y": 0, "width": width, "height": height}
+        clip = FloatRect(x=0, y=0, width=width, height=height)
         origin = (-round(viewport.scroll_x), -round(viewport.scroll_y))
         capture = await page.screenshot(full_page=True, clip=clip, **options)
         return capture, origin, (width, height) != (viewport.document_width, viewport.document_height)
@@ -138,13 +168,13 @@ async def _capture(
     width = math.ceil(subject.x + subject.width) - left
     height = math.ceil(subject.y + subject.height) - top
     if viewport.holds(_Box(left, top, width, height)):
-        capture = await page.screenshot(clip={"x": left, "y": top, "width": width, "height": height}, **options)
+        capture = await page.screenshot(clip=FloatRect(x=left, y=top, width=width, height=height), **options)
         return capture, (left, top), False
     # Larger than the viewport: Chromium paints beyond it for this one capture, in document
     # coordinates, where nothing lies left of or above 0.
     scroll_x, scroll_y = round(viewport.scroll_x), round(viewport.scroll_y)
     x, y = max(0, left + scroll_x), max(0, top + scroll_y)
-    clip = {"x": x, "y": y, "width": left + scroll_x + width - x, "height": top + scroll_y + height - y}
+    clip = FloatRect(x=x, y=y, width=left + scroll_x + width - x, height=top + scroll_y + height - y)
     capture = await page.screenshot(full_page=True, clip=clip, **options)
     return capture, (x - scroll_x, y - scroll_y), False
 
@@ -169,15 +199,15 @@ async def _element_box(page: Page, request: ScreenshotRequest) -> _Box:
         owners: list[tuple[FrameWorld, str]] = []
     else:
         assert request.element_id is not None
-        *path, local = request.element_id.split(".")
+        element = ElementId.parse(request.element_id)
         owners = []
-        for owner in path:
+        for owner in element.frames:
             owner_object = await world.element_object(owner)
             if owner_object is None:
                 raise PagelensError(f"no frame element with id {owner} on this page", code="not_found")
             owners.append((world, owner_object))
             world = await page.child_world(world, owner)
-        target = await world.element_object(local)
+        target = await world.element_object(element.local)
         described = f"no element with id {request.element_id} on this page; take a fresh view"
     if target is None:
         raise PagelensError(described, code="not_found")

@@ -25,8 +25,6 @@ const GLOBAL_ARIA = ['aria-atomic', 'aria-busy', 'aria-controls', 'aria-current'
   'aria-details', 'aria-dropeffect', 'aria-flowto', 'aria-grabbed', 'aria-keyshortcuts', 'aria-label',
   'aria-labelledby', 'aria-live', 'aria-owns', 'aria-relevant', 'aria-roledescription'];
 
-const TEXT_INPUT_TYPES = new Set(['text', 'email', 'tel', 'url', 'password', '']);
-
 export function isFocusable(el) {
   if (el.hasAttribute('disabled') && 'disabled' in el) return false;
   const tabindex = el.getAttribute('tabindex');

@@ -197,11 +197,11 @@ function visibleForms(scan, maxForms, maxFields, full) {
 function navLinks(scan, stats, max) {
   const out = [];
   const seen = new Set();
-  const take = (inScope) => {
+  const take = (wanted) => {
     for (const control of scan.controls) {
       if (out.length >= max) break;
       // Names are costly: asked last, of the few links in scope.
-      if (control.role !== 'link' || !inScope(control) || !control.visible || !control.name) continue;
+      if (control.role !== 'link' || !wanted(control) || !control.visible || !control.name) continue;
       const href = linkUrl(control.el);
       if (seen.has(href + control.name)) continue;
       seen.add(href + control.name);
