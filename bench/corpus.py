@@ -38,8 +38,21 @@ class CorpusPage:
         return json.loads((self.dir / name).read_text(encoding="utf-8"))
 
 
+def corpus_available() -> bool:
+    return (CORPUS_DIR / "manifest.json").is_file()
+
+
+MISSING_CORPUS = (
+    f"the page corpus is not at {CORPUS_DIR}: put it at ../shared/corpus beside the repository, "
+    "or set PAGELENS_CORPUS to its folder"
+)
+
+
 @cache
 def corpus_pages() -> tuple[CorpusPage, ...]:
+    """Every page of the corpus (none when it is missing: see MISSING_CORPUS)."""
+    if not corpus_available():
+        return ()
     pages = []
     for entry in json.loads((CORPUS_DIR / "manifest.json").read_text(encoding="utf-8"))["entries"]:
         meta = json.loads((PAGES_DIR / entry["id"] / "meta.json").read_text(encoding="utf-8"))

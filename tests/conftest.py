@@ -3,6 +3,7 @@ loopback server for the corpus and one for the fixture pages."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -15,9 +16,26 @@ from pagelens.browser.network import LOOPBACK_HOSTS
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the `bench` package (corpus and evaluation helpers)
 
-from bench.corpus import PAGES_DIR  # noqa: E402
+from bench.corpus import MISSING_CORPUS, PAGES_DIR, corpus_available  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_report_header() -> str | None:
+    return None if corpus_available() else f"corpus tests: {MISSING_CORPUS}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `corpus` read ../shared/corpus: without it they are skipped, and on CI
+    (CI=true) the run fails instead, since a missing corpus there is a broken checkout."""
+    needing = [item for item in items if item.get_closest_marker("corpus")]
+    if not needing or corpus_available():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.exit(f"{len(needing)} tests need the corpus: {MISSING_CORPUS}", returncode=1)
+    skip = pytest.mark.skip(reason=MISSING_CORPUS)
+    for item in needing:
+        item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
@@ -31,6 +49,14 @@ async def page(browser: pagelens.Browser) -> AsyncIterator[pagelens.Page]:
     page = await browser.new_page()
     yield page
     await page.close()
+
+
+@pytest.fixture(autouse=True)
+def _corpus_tests_are_marked(request: pytest.FixtureRequest) -> None:
+    """A test that serves the corpus says so, so that a checkout without it skips exactly
+    the tests that need it."""
+    if "corpus_url" in request.fixturenames and request.node.get_closest_marker("corpus") is None:
+        pytest.fail(f"{request.node.nodeid} reads the corpus: mark it @pytest.mark.corpus")
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ beside ours on failure), and pagelens follows Chromium.
 
 from __future__ import annotations
 
+import pytest
+
 import pagelens
 from bench.axtruth import wpt_name_cases
 from bench.corpus import pages_of_kind
@@ -15,6 +17,7 @@ from bench.corpus import pages_of_kind
 THRESHOLD = 0.95
 
 
+@pytest.mark.corpus
 async def test_wpt_accname_expectations(page: pagelens.Page, corpus_url: str) -> None:
     cases = []
     for corpus_page in pages_of_kind("accname-test"):

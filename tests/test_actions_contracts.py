@@ -14,7 +14,8 @@ from pagelens.actions.commands import CommandStore
 from pagelens.actions.errors import ActionError
 from pagelens.actions.navigation import check_url
 from pagelens.actions.perform import normalize_key
-from pagelens.actions.targets import parse_selector, split_id
+from pagelens.actions.targets import parse_selector
+from pagelens.engine.ids import ElementId
 
 
 @pytest.mark.parametrize(
@@ -88,11 +89,18 @@ def test_selectors_in_every_form_the_views_emit(selector: str, parsed: dict) -> 
 
 
 def test_element_ids_carry_their_frames() -> None:
-    assert split_id("7") == ([], "7")
-    assert split_id("12.5") == (["12"], "5")
-    assert split_id("12.30.5") == (["12", "30"], "5")
-    with pytest.raises(InvalidParameterError):
-        split_id("button-3")
+    assert ElementId.parse("7") == ElementId((), "7")
+    assert ElementId.parse("12.5") == ElementId(("12",), "5")
+    assert ElementId.parse("12.30.5") == ElementId(("12", "30"), "5")
+    assert str(ElementId.parse("12.30.5")) == "12.30.5"
+    assert ElementId.frame("12.30") == ("12", "30")
+    for bad in ("button-3", "12.", ".5", "", "1 2"):
+        with pytest.raises(InvalidParameterError) as caught:
+            ElementId.parse(bad)
+        assert caught.value.parameter == "element_id" and caught.value.code == "invalid_request"
+    with pytest.raises(InvalidParameterError) as caught:
+        ElementId.frame("frame-1")
+    assert caught.value.parameter == "frame"
 
 
 @pytest.mark.parametrize(

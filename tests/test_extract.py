@@ -222,6 +222,7 @@ def test_cli_errors_are_one_line_with_a_code() -> None:
 # ---- the corpus
 
 
+@pytest.mark.corpus
 async def test_f1_floor_on_a_sample_of_the_corpus(browser: pagelens.Browser) -> None:
     """Every fifteenth readability and aeb page (the whole corpus is bench/extract.py's)."""
     pages = bench_pages(None)

@@ -558,6 +558,7 @@ async def test_ground_truth_maps_ax_nodes_to_stamped_elements(page: pagelens.Pag
     assert [by_id[t.llm_id] for t in truth] == [(t.role, t.name) for t in truth]
 
 
+@pytest.mark.corpus
 async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
     """Pooled over every corpus page: names, roles and coverage of the visible interactive
     elements Chromium names. A browser of its own keeps the network off without routing

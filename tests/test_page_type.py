@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import get_args
 
+import pytest
 from test_summary import corpus_summaries
 
 import pagelens
@@ -18,6 +19,7 @@ OVERALL_MIN = 0.90
 PER_TYPE_MIN = 0.80
 
 
+@pytest.mark.corpus
 async def test_page_type_accuracy_on_the_corpus(browser: pagelens.Browser, corpus_url: str) -> None:
     sweep = await corpus_summaries(browser, corpus_url)
     labelled = [r for r in sweep.values() if r.page.expected_type]

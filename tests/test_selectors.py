@@ -14,6 +14,7 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 
+import pytest
 from playwright.async_api import CDPSession, Frame, Route
 from playwright.async_api import Error as PlaywrightError
 
@@ -182,6 +183,7 @@ async def _load_and_freeze(page: pagelens.Page, cdp: CDPSession, url: str) -> No
     await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
 
 
+@pytest.mark.corpus
 async def test_selectors_across_the_corpus(browser: pagelens.Browser, corpus_url: str) -> None:
     pages = list(corpus_pages())
     assert len(pages) == 520

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import pagelens
 from pagelens.engine.models import VIEWS
 
 
+@pytest.mark.corpus
 async def test_every_view_on_a_login_page(page: pagelens.Page, corpus_url: str) -> None:
     await page.goto(f"{corpus_url}login-loginform-github/page.html")
     compact = await page.summary("compact")

@@ -54,6 +54,7 @@ async def corpus_summaries(browser: pagelens.Browser, corpus_url: str) -> dict[s
 # ---- every corpus page
 
 
+@pytest.mark.corpus
 async def test_compact_summary_limits_on_every_corpus_page(browser: pagelens.Browser, corpus_url: str) -> None:
     sweep = await corpus_summaries(browser, corpus_url)
     assert len(sweep) == len(corpus_pages())
@@ -77,6 +78,7 @@ async def test_compact_summary_limits_on_every_corpus_page(browser: pagelens.Bro
     assert not problems, problems[:20]
 
 
+@pytest.mark.corpus
 async def test_previews_of_articles_start_in_the_article(browser: pagelens.Browser, corpus_url: str) -> None:
     """The preview is main content: its opening words appear in the gold article text the
     corpus ships for Readability (expected.html) and benchmark (ground-truth.json) pages."""
@@ -194,6 +196,7 @@ async def test_article_preview_skips_chrome_and_separates_links(page: pagelens.P
     assert "h2: Most read" in full.headings
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(
     "page_id",
     [
