@@ -1,16 +1,106 @@
-"""Typed errors: every failure carries a stable machine-readable `code` and a message."""
+"""Typed errors: every failure carries a stable machine-readable `code` and a message.
+
+The codes are one list, `ErrorCode` (docs/errors.md is generated from it). Chromium's own
+network errors come through as the open family `err_*` (`err_name_not_resolved`, ...)."""
 
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 
 from pydantic import ValidationError
+
+
+class ErrorCode(StrEnum):
+    """Every code a failure can carry, with what it means. Agents and tests match on the
+    value; JSON carries the plain string."""
+
+    meaning: str
+
+    def __new__(cls, value: str, meaning: str) -> ErrorCode:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
+
+    # The caller's request
+    INVALID_REQUEST = "invalid_request", "A parameter is missing, unknown or of the wrong kind; the message names it."
+    PAGE_OUT_OF_RANGE = "page_out_of_range", "A view was asked for a page past its last one."
+    UNKNOWN_TAB = "unknown_tab", "No open tab has that id."
+    UNKNOWN_COMMAND = "unknown_command", "No background command has that id."
+    RESTRICTED_URL = (
+        "restricted_url",
+        "The address is one the browser will not let a script read (chrome://, about:...).",
+    )
+    FILE_NOT_FOUND = "file_not_found", "A local file to open or upload does not exist."
+
+    # The browser
+    BROWSER_NOT_FOUND = (
+        "browser_not_found",
+        "No Chromium was found where pagelens looks; the message says where it looked.",
+    )
+    BROWSER_LAUNCH_FAILED = "browser_launch_failed", "Chromium was found but did not start."
+    BROWSER_CONNECT_FAILED = "browser_connect_failed", "No browser answered at the DevTools URL."
+    BROWSER_START_TIMEOUT = "browser_start_timeout", "The browser took too long to start."
+    BROWSER_ERROR = "browser_error", "The browser failed in a way no other code describes."
+    PAGE_CLOSED = "page_closed", "The tab was closed (or crashed) during the call."
+    DOCUMENT_CHANGED = "document_changed", "The page navigated while the engine was reading or acting on it."
+    FRAME_UNREACHABLE = "frame_unreachable", "A frame's document could not be reached (gone, or no session for it)."
+
+    # Loading a page
+    NAVIGATION_FAILED = "navigation_failed", "The page did not load (see also Chromium's `err_*` codes)."
+    NAVIGATION_TIMEOUT = "navigation_timeout", "The page did not load in time."
+    NO_HISTORY = "no_history", "There is no page to go back or forward to."
+
+    # Reading a page
+    CAPTURE_FAILED = "capture_failed", "The engine could not compute the view."
+    CAPTURE_TIMEOUT = "capture_timeout", "The view took longer than its time limit."
+    ENGINE_ERROR = "engine_error", "The in-page engine threw; the message carries its error."
+    SCRIPT_INJECTION_FAILED = (
+        "script_injection_failed",
+        "A navigation's summary could not run in the page (`summary_error`).",
+    )
+    SUMMARY_TIMEOUT = "summary_timeout", "A navigation's summary took longer than its limit (`summary_error`)."
+    SUMMARY_UNAVAILABLE = "summary_unavailable", "A summary needs a language model and none is configured."
+
+    # Acting on an element
+    NOT_FOUND = "not_found", "No element has that id, or nothing matches the selector."
+    STALE_ELEMENT = (
+        "stale_element",
+        "The element changed and could not be found again with certainty; see `candidates`.",
+    )
+    NOT_VISIBLE = "not_visible", "The element is hidden, has no size or is outside the viewport."
+    NOT_STABLE = "not_stable", "The element kept moving."
+    OCCLUDED = "occluded", "Another element would receive the click; `covering` names it."
+    DISABLED = "disabled", "The element is disabled."
+    NOT_EDITABLE = "not_editable", "The element does not take typed text."
+    NOT_FOCUSABLE = "not_focusable", "The element cannot take the focus."
+    NOT_CHECKABLE = "not_checkable", "check/uncheck on something that is not a checkbox, radio or switch."
+    OPTION_NOT_FOUND = "option_not_found", "select: no option has that value or label."
+    INVALID_VALUE = "invalid_value", "The element refused the value (the page changed it back or validated it out)."
+    STATE_UNCHANGED = "state_unchanged", "The action ran but the element's state did not change as asked."
+    INPUT_FAILED = "input_failed", "The browser did not deliver the input."
+    UPLOAD_FAILED = "upload_failed", "The files could not be set on the file input."
+    NO_DIALOG = "no_dialog", "handle_dialog with no dialog open."
+    TIMEOUT = "timeout", "What was waited for did not happen in time."
+    ACTION_FAILED = "action_failed", "The action failed in a way no other code describes."
+
+    # The servers
+    CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
+    INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."
+    LISTEN_FAILED = "listen_failed", "The server could not listen on the address."
+    SERVER_CLOSING = "server_closing", "The server is shutting down."
+    PAGELENS_ERROR = "pagelens_error", "A failure without a more precise code."
+
+
+# Chromium's network errors (net::ERR_NAME_NOT_RESOLVED → err_name_not_resolved).
+CHROMIUM_NET_ERROR = re.compile(r"^err_[a-z0-9_]+$")
 
 
 class PagelensError(Exception):
     """Base error. `code` is stable (agents and tests match on it); `message` is for people."""
 
-    code = "pagelens_error"
+    code: str = ErrorCode.PAGELENS_ERROR
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
         super().__init__(message)
@@ -26,21 +116,21 @@ class PagelensError(Exception):
 
 
 class BrowserNotFoundError(PagelensError):
-    code = "browser_not_found"
+    code = ErrorCode.BROWSER_NOT_FOUND
 
 
 class BrowserLaunchError(BrowserNotFoundError):
     """The executable exists but did not start as a Chromium pagelens can drive."""
 
-    code = "browser_launch_failed"
+    code = ErrorCode.BROWSER_LAUNCH_FAILED
 
 
 class BrowserConnectError(PagelensError):
-    code = "browser_connect_failed"
+    code = ErrorCode.BROWSER_CONNECT_FAILED
 
 
 class InvalidRequestError(PagelensError):
-    code = "invalid_request"
+    code = ErrorCode.INVALID_REQUEST
 
 
 class InvalidParameterError(InvalidRequestError):
@@ -60,15 +150,15 @@ class InvalidParameterError(InvalidRequestError):
 
 
 class CaptureTimeoutError(PagelensError):
-    code = "capture_timeout"
+    code = ErrorCode.CAPTURE_TIMEOUT
 
 
 class CaptureError(PagelensError):
-    code = "capture_failed"
+    code = ErrorCode.CAPTURE_FAILED
 
 
 class NavigationError(PagelensError):
-    code = "navigation_failed"
+    code = ErrorCode.NAVIGATION_FAILED
 
     @classmethod
     def from_playwright(cls, exc: Exception, url: str) -> NavigationError:
@@ -78,7 +168,7 @@ class NavigationError(PagelensError):
         if reason:
             code = reason.group(1).lower()
         elif "Timeout" in text:
-            code = "navigation_timeout"
+            code = ErrorCode.NAVIGATION_TIMEOUT
         else:
             code = cls.code
         first_line = text.strip().splitlines()[0] if text.strip() else "navigation failed"

@@ -20,6 +20,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
 from pagelens.engine.models import FullSummary
+from pagelens.errors import ErrorCode
 from pagelens.extraction import extract
 
 MAIN_WORLD_TIMEOUT_S = 3.0
@@ -121,5 +122,7 @@ async def _main_world_summary(tab: Tab) -> FullSummary:
     try:
         view = await asyncio.wait_for(tab.playwright_page.evaluate(_main_world_script()), MAIN_WORLD_TIMEOUT_S)
     except TimeoutError as exc:
-        raise ActionError("capture_timeout", f"the page summary took longer than {MAIN_WORLD_TIMEOUT_S:g} s") from exc
+        raise ActionError(
+            ErrorCode.CAPTURE_TIMEOUT, f"the page summary took longer than {MAIN_WORLD_TIMEOUT_S:g} s"
+        ) from exc
     return FullSummary.model_validate(view)

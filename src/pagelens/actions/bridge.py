@@ -13,7 +13,7 @@ from typing import Any
 from pagelens.actions.errors import ActionError
 from pagelens.browser.page import Page
 from pagelens.browser.world import DocumentChanged, FrameWorld
-from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, PagelensError
 
 __all__ = ["DocumentChanged", "call", "frame_world", "main_world"]
 
@@ -32,7 +32,9 @@ async def frame_world(page: Page, path: list[str]) -> tuple[FrameWorld, tuple[fl
             x, y = await call(world, "frameOffset", owner)
             world = await page.child_world(world, owner)
         except (ActionError, PagelensError) as exc:
-            raise ActionError("not_found", f"frame element {owner} is gone or has no document: {exc.message}") from exc
+            raise ActionError(
+                ErrorCode.NOT_FOUND, f"frame element {owner} is gone or has no document: {exc.message}"
+            ) from exc
         dx, dy = dx + x, dy + y
     return world, (dx, dy)
 
@@ -49,6 +51,6 @@ async def call(
     try:
         return await world.call(function, *args, timeout=timeout)
     except CaptureTimeoutError as exc:
-        raise ActionError("timeout", f"the page did not answer {function} within {timeout:g} s") from exc
+        raise ActionError(ErrorCode.TIMEOUT, f"the page did not answer {function} within {timeout:g} s") from exc
     except CaptureError as exc:
-        raise ActionError("engine_error", exc.message) from exc
+        raise ActionError(ErrorCode.ENGINE_ERROR, exc.message) from exc

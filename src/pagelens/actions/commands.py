@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pagelens.actions.errors import ActionError
+from pagelens.errors import ErrorCode
 
 POLL_TIMEOUT_S = 15.0
 KEEP_RESULTS_S = 600.0
@@ -69,7 +70,7 @@ class CommandStore:
         command = self._commands.get(command_id)
         if command is None:
             raise ActionError(
-                "unknown_command",
+                ErrorCode.UNKNOWN_COMMAND,
                 f"no command {command_id!r}: results are kept until read or for {self._keep_for / 60:g} minutes",
             )
         return command

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagelens.errors import InvalidParameterError, PagelensError
+from pagelens.errors import ErrorCode, InvalidParameterError, PagelensError
 
 __all__ = ["ActionError", "InvalidParameterError"]
 
@@ -19,7 +19,7 @@ class ActionError(PagelensError):
     """An action that could not be done. `details` become fields of the result
     (``covering`` for occluded, ``candidates`` for stale_element)."""
 
-    code = "action_failed"
+    code = ErrorCode.ACTION_FAILED
 
     def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message, code=code)

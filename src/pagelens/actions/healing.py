@@ -18,6 +18,7 @@ from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError
 from pagelens.actions.models import Candidate
 from pagelens.browser.world import FrameWorld
+from pagelens.errors import ErrorCode
 
 # The semantic view's role abbreviations (engine/js/semantic.js), back to roles.
 ROLE_ABBREVIATIONS = {
@@ -88,7 +89,7 @@ async def heal(world: FrameWorld, prefix: str, old_id: str, was: Descriptor) -> 
     ]
     why = "several controls match" if found["status"] == "ambiguous" else "no control matches"
     raise ActionError(
-        "stale_element",
+        ErrorCode.STALE_ELEMENT,
         f"element {old_id} ({was.role} {was.name!r}) is no longer on the page and {why}; "
         "pick one of the candidates or take a fresh view",
         candidates=candidates,

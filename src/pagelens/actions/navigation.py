@@ -24,7 +24,7 @@ from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.browser.page import Page
 from pagelens.engine.models import CompactSummary
-from pagelens.errors import CaptureTimeoutError, NavigationError, PagelensError
+from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
 SUMMARY_TIMEOUT_S = 3.0  # 000 §3.6, independent of the navigation's own wait
 RESTRICTED_SCHEMES = (
@@ -56,7 +56,9 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
     url = url.strip()
     if _RELATIVE_RE.match(url):
         if not base.startswith(("http://", "https://", "file://")):  # a file stays subject to the rules below
-            raise ActionError("invalid_request", f"cannot navigate to {url}: a path needs a page to be relative to")
+            raise ActionError(
+                ErrorCode.INVALID_REQUEST, f"cannot navigate to {url}: a path needs a page to be relative to"
+            )
         url = urljoin(base, url)
     match = _SCHEME_RE.match(url)
     if match is None or _HOST_PORT_RE.match(url):
@@ -67,7 +69,7 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
         return url
     if scheme in RESTRICTED_SCHEMES:
         what = "local files" if scheme == "file" else f"{scheme}: addresses"
-        raise ActionError("restricted_url", f"cannot navigate to {url}: {what} are not allowed")
+        raise ActionError(ErrorCode.RESTRICTED_URL, f"cannot navigate to {url}: {what} are not allowed")
     return url
 
 
@@ -79,11 +81,11 @@ async def take_summary(
     try:
         summary = await asyncio.wait_for(page.summary("compact", timeout=timeout), timeout + 1.0)
     except (CaptureTimeoutError, TimeoutError):
-        return None, "summary_timeout"
+        return None, ErrorCode.SUMMARY_TIMEOUT
     except PagelensError as exc:
-        return None, "script_injection_failed" if exc.code == "capture_failed" else exc.code
+        return None, ErrorCode.SCRIPT_INJECTION_FAILED if exc.code == "capture_failed" else exc.code
     except PlaywrightError:
-        return None, "script_injection_failed"
+        return None, ErrorCode.SCRIPT_INJECTION_FAILED
     return summary, None
 
 
@@ -168,7 +170,7 @@ async def history(tab: Tab, action: str, options: NavigationOptions, *, summary:
     # A same-document history entry (pushState, a fragment) loads nothing: no response,
     # but the address moved. No response and no move: there was nowhere to go.
     if response is None and action != "refresh" and page.url == before:
-        raise ActionError("no_history", f"there is no page to go {action} to in tab {tab.id}")
+        raise ActionError(ErrorCode.NO_HISTORY, f"there is no page to go {action} to in tab {tab.id}")
     return await _loaded(tab, action, response, options, summary=summary)
 
 

@@ -30,6 +30,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
 from pagelens.browser import loading
 from pagelens.browser.loading import ScrollLoad
+from pagelens.errors import ErrorCode
 
 MAX_WAIT_MS = 60_000
 
@@ -120,14 +121,14 @@ class Act:
             try:
                 task.result()
             except PlaywrightError as exc:
-                raise ActionError("input_failed", _first_line(exc)) from exc
+                raise ActionError(ErrorCode.INPUT_FAILED, _first_line(exc)) from exc
             return
         if tab.dialogs.pending:
             task.add_done_callback(_consume)
             tab.dialogs.blocked = task
             return
         task.cancel()
-        raise ActionError("timeout", f"the input did not complete within {self.options.input_timeout:g} s")
+        raise ActionError(ErrorCode.TIMEOUT, f"the input did not complete within {self.options.input_timeout:g} s")
 
 
 def describe(target: Target) -> str:
@@ -190,7 +191,7 @@ async def focus(act: Act) -> Done:
     await act.ready(target, pointer=False, enabled=False)
     state = await act.call(target, "focus", "keep")
     if not state["focused"]:
-        raise ActionError("not_focusable", f"{describe(target)} does not take focus")
+        raise ActionError(ErrorCode.NOT_FOCUSABLE, f"{describe(target)} does not take focus")
     return Done(f"focused {describe(target)}", target)
 
 
@@ -203,10 +204,10 @@ async def _write(act: Act, text: str, *, replace: bool) -> Target:
         # Date, time, colour and range inputs have no typeable text: set it as their picker would.
         outcome = await act.call(target, "setPickerValue", text)
         if not outcome["accepted"]:
-            raise ActionError("invalid_value", f"{describe(target)} does not accept {text!r}")
+            raise ActionError(ErrorCode.INVALID_VALUE, f"{describe(target)} does not accept {text!r}")
         return target
     if not state["focused"]:
-        raise ActionError("not_focusable", f"{describe(target)} did not take focus")
+        raise ActionError(ErrorCode.NOT_FOCUSABLE, f"{describe(target)} did not take focus")
     if text:
         await act.deliver(lambda: act.page.keyboard.type(text))
     elif replace:
@@ -302,11 +303,11 @@ async def select(act: Act) -> Done:
         options = ", ".join(repr(o) for o in outcome["options"])
         if outcome.get("missing"):
             raise ActionError(
-                "option_not_found",
+                ErrorCode.OPTION_NOT_FOUND,
                 f"{describe(target)} has no option {outcome['missing'][0]!r}; options: {options}",
             )
         if outcome.get("disabled"):
-            raise ActionError("disabled", f"option {outcome['disabled']!r} of {describe(target)} is disabled")
+            raise ActionError(ErrorCode.DISABLED, f"option {outcome['disabled']!r} of {describe(target)} is disabled")
         raise InvalidParameterError("value", f"{describe(target)} takes one option, not several")
     chosen = ", ".join(repr(s) for s in outcome["selected"])
     return Done(f"selected {chosen} in {describe(target)}", target)
@@ -344,11 +345,11 @@ async def _set_checked(act: Act, checked: bool) -> Done:
     state = await act.call(target, "checkedState")
     verb = "checked" if checked else "unchecked"
     if state is None:
-        raise ActionError("not_checkable", f"{describe(target)} is not a checkbox, radio button or switch")
+        raise ActionError(ErrorCode.NOT_CHECKABLE, f"{describe(target)} is not a checkbox, radio button or switch")
     if state == checked:
         return Done(f"{describe(target)} was already {verb}", target)
     if not checked and target.role == "radio":
-        raise ActionError("not_checkable", "a radio button is unchecked by checking another one of its group")
+        raise ActionError(ErrorCode.NOT_CHECKABLE, "a radio button is unchecked by checking another one of its group")
     try:
         x, y = await act.ready(target, pointer=True)
     except ActionError as exc:
@@ -360,7 +361,7 @@ async def _set_checked(act: Act, checked: bool) -> Done:
         x, y = await act.ready(label, pointer=True)
     await act.deliver(lambda: act.page.mouse.click(x, y))
     if not act.tab.dialogs.pending and await act.call(target, "checkedState") != checked:
-        raise ActionError("state_unchanged", f"clicked {describe(target)} but it is still not {verb}")
+        raise ActionError(ErrorCode.STATE_UNCHANGED, f"clicked {describe(target)} but it is still not {verb}")
     return Done(f"{verb} {describe(target)}", target)
 
 
@@ -385,7 +386,7 @@ async def scroll(act: Act) -> Done:
     if value is None:
         state = await act.call(target, "scrollIntoView")
         if not state["inViewport"]:
-            raise ActionError("not_visible", f"{describe(target)} could not be scrolled into view")
+            raise ActionError(ErrorCode.NOT_VISIBLE, f"{describe(target)} could not be scrolled into view")
         return Done(f"scrolled {describe(target)} into view", target)
     moved = await act.call(target, "scroll", how)
     return Done(_scrolled(moved["container"], moved), target)
@@ -432,14 +433,14 @@ async def upload_file(act: Act) -> Done:
     paths = [str(v) for v in value] if isinstance(value, list) else [str(value)]
     for path in paths:
         if not await asyncio.to_thread(Path(path).is_file):
-            raise ActionError("file_not_found", f"no file at {path}")
+            raise ActionError(ErrorCode.FILE_NOT_FOUND, f"no file at {path}")
     target = await act.target()
     names = ", ".join(Path(p).name for p in paths)
     if await act.call(target, "isFileInput"):
         try:
             await _locator(act, target).set_input_files(paths, timeout=act.options.input_timeout * 1000)
         except PlaywrightError as exc:
-            raise ActionError("upload_failed", _first_line(exc)) from exc
+            raise ActionError(ErrorCode.UPLOAD_FAILED, _first_line(exc)) from exc
         return Done(f"attached {names} to {describe(target)}", target)
     # A button that opens a file chooser.
     x, y = await act.ready(target, pointer=True)
@@ -448,7 +449,9 @@ async def upload_file(act: Act) -> Done:
             await act.page.mouse.click(x, y)
         await (await chooser.value).set_files(paths)
     except PlaywrightError as exc:
-        raise ActionError("upload_failed", f"{describe(target)} opened no file chooser: {_first_line(exc)}") from exc
+        raise ActionError(
+            ErrorCode.UPLOAD_FAILED, f"{describe(target)} opened no file chooser: {_first_line(exc)}"
+        ) from exc
     return Done(f"attached {names} through {describe(target)}", target)
 
 
@@ -468,7 +471,7 @@ async def wait_for(act: Act) -> Done:
     if r.text:
         world = await bridge.main_world(act.tab.page)
         if not await bridge.call(world, "waitForText", r.text, limit_ms, timeout=limit_ms / 1000 + 2.0):
-            raise ActionError("timeout", f"the text {r.text!r} did not appear within {limit_ms:g} ms")
+            raise ActionError(ErrorCode.TIMEOUT, f"the text {r.text!r} did not appear within {limit_ms:g} ms")
         return Done(f"the page shows {r.text!r}", element_found=False)
     if r.url:
         pattern = r.url
@@ -476,7 +479,9 @@ async def wait_for(act: Act) -> Done:
         try:
             await act.page.wait_for_url(matches, timeout=limit_ms, wait_until="load")
         except PlaywrightError as exc:
-            raise ActionError("timeout", f"the address did not match {pattern!r} within {limit_ms:g} ms") from exc
+            raise ActionError(
+                ErrorCode.TIMEOUT, f"the address did not match {pattern!r} within {limit_ms:g} ms"
+            ) from exc
         return Done(f"the address is {act.page.url}", element_found=False)
     return await _wait_for_element(act, limit_ms)
 
@@ -493,7 +498,7 @@ async def _wait_for_element(act: Act, limit_ms: float) -> Done:
         remaining = deadline - loop.time()
         if remaining <= 0:
             what = act.request.element_id or act.request.selector
-            raise ActionError("timeout", f"{what} did not appear within {limit_ms:g} ms")
+            raise ActionError(ErrorCode.TIMEOUT, f"{what} did not appear within {limit_ms:g} ms")
         act._target = None  # look it up afresh after the next change
         world = await bridge.main_world(act.tab.page)
         with contextlib.suppress(bridge.DocumentChanged):
@@ -611,7 +616,7 @@ async def handle_dialog(tab: Tab, request: InteractRequest, options: ActionOptio
         tab.dialogs.hold = False
         last = tab.dialogs.take_report()
         raise ActionError(
-            "no_dialog",
+            ErrorCode.NO_DIALOG,
             "no dialog is open" + (f"; the last one ({last.type}) was {last.handled} by the {last.by}" if last else ""),
         )
     await _unblock(tab, options)

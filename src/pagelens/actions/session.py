@@ -27,7 +27,7 @@ from pagelens.actions.runtime import BrowserOptions, BrowserRuntime
 from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tabs import Tabs
 from pagelens.budget import DEFAULT_MAX_TOKENS
-from pagelens.errors import InvalidRequestError, PagelensError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
 CALL_TIMEOUT_S = 120.0  # the ceiling of any one call, whatever its parts' own limits
 
@@ -289,9 +289,9 @@ def _typed(exc: Exception) -> PagelensError:
     if isinstance(exc, PagelensError):
         return exc
     if isinstance(exc, TimeoutError):
-        return ActionError("timeout", f"the call took longer than {CALL_TIMEOUT_S:g} s")
+        return ActionError(ErrorCode.TIMEOUT, f"the call took longer than {CALL_TIMEOUT_S:g} s")
     text = str(exc).strip()
-    return ActionError("browser_error", text.splitlines()[0] if text else type(exc).__name__)
+    return ActionError(ErrorCode.BROWSER_ERROR, text.splitlines()[0] if text else type(exc).__name__)
 
 
 def _failure(action: str, exc: PagelensError) -> ActionResult:

@@ -19,6 +19,7 @@ from pagelens.actions.healing import ElementMemory
 from pagelens.actions.models import TabInfo
 from pagelens.browser.browser import Browser
 from pagelens.browser.page import Page
+from pagelens.errors import ErrorCode
 
 if TYPE_CHECKING:
     from pagelens.actions.perform import Parked
@@ -158,7 +159,7 @@ class Tabs:
         tab = self._tabs.get(tab_id)
         if tab is None:
             known = ", ".join(self._tabs) or "none"
-            raise ActionError("unknown_tab", f"no tab {tab_id!r}; open tabs: {known}")
+            raise ActionError(ErrorCode.UNKNOWN_TAB, f"no tab {tab_id!r}; open tabs: {known}")
         return tab
 
     def active_url(self) -> str:

@@ -15,6 +15,7 @@ from pagelens.actions.healing import Descriptor, heal
 from pagelens.actions.tabs import Tab
 from pagelens.browser.world import FrameWorld
 from pagelens.engine.ids import ElementId
+from pagelens.errors import ErrorCode
 
 SEMANTIC_PREFIXES = ("text", "role", "aria-label", "label", "placeholder")
 _SEMANTIC_RE = re.compile(r"^(text|role|aria-label|label|placeholder)\s*=\s*(.+)$", re.DOTALL)
@@ -93,7 +94,7 @@ async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, fra
         if stale:
             if was is None:
                 raise ActionError(
-                    "not_found",
+                    ErrorCode.NOT_FOUND,
                     f"no element with id {element_id} on this page; take a fresh view "
                     "(analyze interactive or semantic)",
                 )
@@ -104,7 +105,7 @@ async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, fra
             return target
     elif found["status"] != "ok":
         where = f" in frame {frame}" if frame else ""
-        raise ActionError("not_found", f"nothing matches selector {selector!r}{where}")
+        raise ActionError(ErrorCode.NOT_FOUND, f"nothing matches selector {selector!r}{where}")
     target = _target(world, path, found, doc)
     tab.memory.remember(target.id, target.descriptor)
     return target

@@ -18,7 +18,7 @@ from playwright.async_api import Page as PlaywrightPage
 
 from pagelens.browser.world import FrameWorld
 from pagelens.engine.models import Unreachable
-from pagelens.errors import PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 
 _CLOSED_SHADOW_SCAN_LIMIT = 200
 
@@ -74,18 +74,18 @@ class FrameWorlds:
             own = await session.send("Page.getFrameTree")
             if own["frameTree"]["frame"]["id"] == frame_id:
                 return session
-        raise PagelensError(f"frame {frame_id} has no reachable session", code="frame_unreachable")
+        raise PagelensError(f"frame {frame_id} has no reachable session", code=ErrorCode.FRAME_UNREACHABLE)
 
     async def child(self, parent: FrameWorld, owner_id: str) -> FrameWorld:
         """The pagelens world of the document inside frame element `owner_id` of `parent`."""
         object_id = await parent.element_object(owner_id)
         if not object_id:
-            raise PagelensError(f"frame owner {owner_id} is gone", code="frame_unreachable")
+            raise PagelensError(f"frame owner {owner_id} is gone", code=ErrorCode.FRAME_UNREACHABLE)
         node = await parent.session.send("DOM.describeNode", {"objectId": object_id})
         await parent.release(object_id)
         frame_id = node["node"].get("frameId")
         if not frame_id:
-            raise PagelensError(f"element {owner_id} has no content frame", code="frame_unreachable")
+            raise PagelensError(f"element {owner_id} has no content frame", code=ErrorCode.FRAME_UNREACHABLE)
         session = await self._session_for_frame(frame_id, parent.session)
         return self._world(session, frame_id)
 
@@ -116,7 +116,7 @@ async def capture_frames(
             try:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
-                    raise PagelensError("out of time", code="capture_timeout")
+                    raise PagelensError("out of time", code=ErrorCode.CAPTURE_TIMEOUT)
                 child_world = await worlds.child(job.world, owner["id"])
                 width, height = await _viewport_size(child_world)
                 child = await child_world.capture(mode, child_options, deadline - loop.time())

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from pagelens.browser.world import FrameWorld
-from pagelens.errors import InvalidRequestError, PagelensError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
 MAX_ITEMS_LIMIT = 10_000
 _POLL_S = 0.1
@@ -52,7 +52,7 @@ async def scroll_to_load(
     _check(max_items, timeout, idle)
     start = await world.call("loadStart", element_id)
     if start.get("missing"):
-        raise PagelensError(f"no element with id {element_id} on this page", code="not_found")
+        raise PagelensError(f"no element with id {element_id} on this page", code=ErrorCode.NOT_FOUND)
     token = start["token"]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

@@ -30,7 +30,14 @@ from pagelens.engine.models import (
     SkeletonView,
     View,
 )
-from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, NavigationError, PagelensError
+from pagelens.errors import (
+    CaptureError,
+    CaptureTimeoutError,
+    ErrorCode,
+    InvalidRequestError,
+    NavigationError,
+    PagelensError,
+)
 
 # Hard limits per view (000 §3.6 for summaries, 002 for the interaction model).
 VIEW_TIMEOUTS: dict[str, float] = {
@@ -184,7 +191,7 @@ class Page:
             raise CaptureTimeoutError(f"the {mode} view took longer than {limit:g} s") from exc
         except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
             if self.playwright_page.is_closed():
-                raise PagelensError("the page is closed", code="page_closed") from exc
+                raise PagelensError("the page is closed", code=ErrorCode.PAGE_CLOSED) from exc
             raise CaptureError(f"could not read the page: {exc}") from exc
         view: View = VIEW_MODELS[mode].model_validate(data)  # type: ignore[assignment]
         # Hashing a 10k-control view takes a moment: not on the loop.

@@ -20,7 +20,7 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.engine import ENGINE, EntryScript
-from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, PagelensError
 
 WORLD_NAME = "pagelens"
 OBJECT_GROUP = "pagelens"
@@ -29,7 +29,7 @@ OBJECT_GROUP = "pagelens"
 class DocumentChanged(PagelensError):
     """The frame's document went away while a call was running: the page navigated."""
 
-    code = "document_changed"
+    code = ErrorCode.DOCUMENT_CHANGED
 
 
 @dataclass(frozen=True)

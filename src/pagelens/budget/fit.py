@@ -23,7 +23,7 @@ from typing import Any
 from pagelens.budget.layouts import LAYOUTS, ListLayout, TextLayout, compact_json
 from pagelens.budget.paginate import pack
 from pagelens.budget.ranking import BM25Ranker, Ranker
-from pagelens.errors import PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 from pagelens.tokens import count_tokens
 
 DEFAULT_MAX_TOKENS = 4_000
@@ -32,7 +32,7 @@ _REPORT_TOKENS = 80  # query, dom_filtered, filter_reason... at their longest
 
 
 class PageOutOfRangeError(PagelensError):
-    code = "page_out_of_range"
+    code = ErrorCode.PAGE_OUT_OF_RANGE
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rich.markup import escape
 
 import pagelens
 from pagelens.browser.network import LOOPBACK_HOSTS
-from pagelens.errors import InvalidRequestError, PagelensError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
 app = typer.Typer(
     name="pagelens",
@@ -224,8 +224,7 @@ def mcp(
     try:
         if cdp_url and user_data_dir is not None:
             raise InvalidRequestError(
-                "--user-data-dir and --cdp-url exclude each other "
-                "(an attached browser keeps its own profile)"
+                "--user-data-dir and --cdp-url exclude each other (an attached browser keeps its own profile)"
             )
         if port is not None and not 0 <= port <= 65535:
             raise InvalidRequestError(f"--port must be between 0 and 65535, not {port}")
@@ -333,7 +332,9 @@ def _local_file(target: str) -> Path | None:
 
 def _existing(path: Path) -> Path:
     if not path.is_file():
-        raise PagelensError(f"no such file: {path} (give a URL with its scheme, e.g. https://…)", code="file_not_found")
+        raise PagelensError(
+            f"no such file: {path} (give a URL with its scheme, e.g. https://…)", code=ErrorCode.FILE_NOT_FOUND
+        )
     return path.resolve()
 
 

@@ -3236,10 +3236,10 @@ var bundle = (() => {
   function navLinks(scan, stats, max) {
     const out = [];
     const seen = /* @__PURE__ */ new Set();
-    const take = (inScope2) => {
+    const take = (wanted) => {
       for (const control of scan.controls) {
         if (out.length >= max) break;
-        if (control.role !== "link" || !inScope2(control) || !control.visible || !control.name) continue;
+        if (control.role !== "link" || !wanted(control) || !control.visible || !control.name) continue;
         const href = linkUrl(control.el);
         if (seen.has(href + control.name)) continue;
         seen.add(href + control.name);

@@ -15,7 +15,7 @@ from pagelens.browser.browser import Browser
 from pagelens.browser.page import Page
 from pagelens.browser.static import render_static
 from pagelens.engine import EntryScript
-from pagelens.errors import CaptureError, CaptureTimeoutError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, PagelensError
 
 _GRACE_S = 1.0
 
@@ -49,7 +49,7 @@ async def prune_page(page: Page, timeout_s: float, url: str | None = None) -> Pr
         raise
     except PlaywrightError as exc:
         if page.playwright_page.is_closed():
-            raise PagelensError("the page is closed", code="page_closed") from exc
+            raise PagelensError("the page is closed", code=ErrorCode.PAGE_CLOSED) from exc
         raise CaptureError(f"could not read the page: {exc}") from exc
     return PrunedDocument(
         html=result["html"],

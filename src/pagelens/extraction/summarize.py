@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pagelens.browser.browser import Browser
-from pagelens.errors import CaptureTimeoutError, InvalidRequestError, PagelensError
+from pagelens.errors import CaptureTimeoutError, ErrorCode, InvalidRequestError, PagelensError
 from pagelens.extraction.api import extract
 from pagelens.extraction.models import SummarizeRequest, SummarizeResult
 
@@ -60,7 +60,7 @@ async def summarize(request: SummarizeRequest | dict[str, Any], browser: Browser
         raise PagelensError(
             "a summary needs a language model and pagelens has none; "
             "send extractOnly: true for the page's extracted content",
-            code="summary_unavailable",
+            code=ErrorCode.SUMMARY_UNAVAILABLE,
         )
     limit = timeout_seconds(parsed.timeout)
     page = await browser.new_page()

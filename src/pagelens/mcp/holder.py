@@ -11,7 +11,7 @@ import contextlib
 from dataclasses import asdict, dataclass
 
 from pagelens.actions.session import Session
-from pagelens.errors import PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 
 START_TIMEOUT = 60.0  # a cold Chromium on a busy 2-core machine can take a while
 CLOSE_TIMEOUT = 10.0
@@ -41,7 +41,7 @@ class SessionHolder:
             return self._session
         async with self._lock:
             if self._closing is not None:  # never start a browser nobody would close
-                raise PagelensError("the server is shutting down", code="server_closing")
+                raise PagelensError("the server is shutting down", code=ErrorCode.SERVER_CLOSING)
             if self._session is None:
                 try:
                     self._session = await asyncio.wait_for(
@@ -50,7 +50,7 @@ class SessionHolder:
                 except TimeoutError:
                     raise PagelensError(
                         f"the browser did not start within {START_TIMEOUT:.0f} s",
-                        code="browser_start_timeout",
+                        code=ErrorCode.BROWSER_START_TIMEOUT,
                     ) from None
         return self._session
 

@@ -16,7 +16,7 @@ from mcp.server import Server
 from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams
 
 import pagelens
-from pagelens.errors import InvalidRequestError, PagelensError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 from pagelens.mcp.holder import SessionHolder
 from pagelens.mcp.instructions import INSTRUCTIONS
 from pagelens.mcp.results import error_result
@@ -75,8 +75,8 @@ async def run_tool(holder: SessionHolder, name: str, arguments: dict[str, Any]) 
         return error_result(exc)
     except TimeoutError:
         return error_result(
-            PagelensError(f"{name} did not finish within {CALL_TIMEOUT:.0f} s", code="call_timeout")
+            PagelensError(f"{name} did not finish within {CALL_TIMEOUT:.0f} s", code=ErrorCode.CALL_TIMEOUT)
         )
     except Exception as exc:  # the server outlives any bug in one call
         logger.exception("%s failed", name)
-        return error_result(PagelensError(f"{type(exc).__name__}: {exc}", code="internal_error"))
+        return error_result(PagelensError(f"{type(exc).__name__}: {exc}", code=ErrorCode.INTERNAL_ERROR))

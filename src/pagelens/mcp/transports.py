@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 import uvicorn
 from mcp.server.stdio import stdio_server
 
-from pagelens.errors import PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 from pagelens.mcp.holder import BrowserOptions, SessionHolder
 from pagelens.mcp.server import build_server
 
@@ -100,7 +100,7 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise PagelensError(
-            f"cannot listen on {host}:{port}: {exc.strerror}", code="listen_failed"
+            f"cannot listen on {host}:{port}: {exc.strerror}", code=ErrorCode.LISTEN_FAILED
         ) from None
     sock.listen(128)
     sock.set_inheritable(False)

@@ -25,7 +25,7 @@ from pagelens.browser.page import Page, time_limit
 from pagelens.browser.world import FrameWorld, RemoteObject
 from pagelens.engine.ids import ElementId
 from pagelens.engine.models import SemanticNode
-from pagelens.errors import CaptureError, CaptureTimeoutError, InvalidRequestError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, InvalidRequestError, PagelensError
 from pagelens.vision.imaging import render
 from pagelens.vision.models import JPEG_QUALITY, MAX_WIDTH, Screenshot, ScreenshotRequest
 
@@ -102,7 +102,7 @@ async def take_screenshot(page: Page, request: ScreenshotRequest, limit: float) 
         raise CaptureTimeoutError(f"the screenshot took longer than {limit:g} s") from exc
     except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
         if page.playwright_page.is_closed():
-            raise PagelensError("the page is closed", code="page_closed") from exc
+            raise PagelensError("the page is closed", code=ErrorCode.PAGE_CLOSED) from exc
         raise CaptureError(f"could not take the screenshot: {_first_line(exc)}") from exc
 
 
@@ -204,16 +204,16 @@ async def _element_box(page: Page, request: ScreenshotRequest) -> _Box:
         for owner in element.frames:
             owner_object = await world.element_object(owner)
             if owner_object is None:
-                raise PagelensError(f"no frame element with id {owner} on this page", code="not_found")
+                raise PagelensError(f"no frame element with id {owner} on this page", code=ErrorCode.NOT_FOUND)
             owners.append((world, owner_object))
             world = await page.child_world(world, owner)
         target = await world.element_object(element.local)
         described = f"no element with id {request.element_id} on this page; take a fresh view"
     if target is None:
-        raise PagelensError(described, code="not_found")
+        raise PagelensError(described, code=ErrorCode.NOT_FOUND)
     x, y, width, height = await _call_on(world, target, "measureIntoView")
     if width < 1 or height < 1:
-        raise PagelensError("the element has no size on screen (hidden or empty)", code="not_visible")
+        raise PagelensError("the element has no size on screen (hidden or empty)", code=ErrorCode.NOT_VISIBLE)
     for owner_world, owner_object in owners:
         dx, dy = await _call_on(owner_world, owner_object, "frameContentOrigin")
         x, y = x + dx, y + dy
