@@ -1,5 +1,5 @@
-"""The engine's bundles: committed builds of the sources, one entry object per world, and
-nothing of ours left on a page's globals."""
+"""The engine's bundles: committed builds of the sources, one entry object per world,
+nothing of ours left on a page's globals, and the role table the engine and Python share."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from actions_helpers import go
 
+import pagelens
 from pagelens.actions import Session
 from pagelens.engine import ENGINE
+from pagelens.engine.roles import ROLE_WORDS, SHORT_ROLE
 
 pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
 
@@ -54,3 +56,23 @@ async def test_a_main_world_summary_leaves_nothing_on_the_page(session: Session,
         assert after == before
         assert not [name for name in after if "pagelens" in name.lower()]
         assert await page.evaluate("document.querySelectorAll('[data-llm-id]').length") == stamped
+
+
+CONTROLS = """<main>
+<button>Save</button> <a href="/x">Docs</a> <input aria-label=Name> <input type=search aria-label=Find>
+<select aria-label=Size><option>S</option></select> <input type=checkbox aria-label=Agree>
+<input type=radio aria-label=Yes> <input type=range aria-label=Volume> <input type=number aria-label=Count>
+<input type=date aria-label=Day> <input type=color aria-label=Paint> <input type=file aria-label=Photo>
+<div role=switch tabindex=0 aria-checked=false>Wifi</div> <div tabindex=0>Card</div>
+</main>"""
+
+
+async def test_the_semantic_view_abbreviates_roles_by_the_one_table(page: pagelens.Page) -> None:
+    await page.set_content(CONTROLS)
+    tree = await page.semantic_tree()
+    shown = {node.r: node.n for node in tree.interactive_tree}
+    assert set(shown) <= set(SHORT_ROLE), sorted(set(shown) - set(SHORT_ROLE))
+    everyone = "btn link inp srch sel chk rad sld spin date color file sw click"
+    assert set(everyone.split()) <= set(shown)
+    assert {SHORT_ROLE[r] for r in ("btn", "file")} == {"button"}
+    assert all(short in ROLE_WORDS for short in shown)  # the ranker has words for each

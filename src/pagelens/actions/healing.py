@@ -18,21 +18,14 @@ from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError
 from pagelens.actions.models import Candidate
 from pagelens.browser.world import FrameWorld
+from pagelens.engine.roles import SHORT_ROLE
 from pagelens.errors import ErrorCode
 
-# The semantic view's role abbreviations (engine/js/semantic.js), back to roles.
-ROLE_ABBREVIATIONS = {
-    "btn": "button", "link": "link", "inp": "textbox", "srch": "searchbox", "sel": "combobox",
-    "lst": "listbox", "opt": "option", "chk": "checkbox", "rad": "radio", "sw": "switch",
-    "sld": "slider", "spin": "spinbutton", "tab": "tab", "menu": "menuitem",
-    "mchk": "menuitemcheckbox", "mrad": "menuitemradio", "tree": "treeitem", "cell": "gridcell",
-    "sbar": "scrollbar", "date": "date", "color": "color", "file": "button", "click": "clickable",
-}  # fmt: skip
 _MEMORY_LIMIT = 5000
 
 
 def canonical_role(role: str) -> str:
-    return ROLE_ABBREVIATIONS.get(role, role)
+    return SHORT_ROLE.get(role, role)
 
 
 def _fold(text: str) -> str:

@@ -16,42 +16,7 @@ from typing import Any
 
 import pydantic_core
 
-# The words an agent uses for a role ("the Save button", "the search field"), added to
-# what the ranker reads: the semantic view abbreviates roles, the interaction model
-# names them the ARIA way.
-ROLE_WORDS: dict[str, str] = {
-    "btn": "button",
-    "button": "button",
-    "link": "link",
-    "inp": "textbox input field",
-    "textbox": "input field",
-    "srch": "searchbox search field",
-    "searchbox": "search field",
-    "sel": "combobox select dropdown",
-    "combobox": "select dropdown",
-    "lst": "listbox list",
-    "listbox": "list",
-    "opt": "option",
-    "chk": "checkbox",
-    "rad": "radio button",
-    "radio": "radio button",
-    "sw": "switch toggle",
-    "switch": "toggle",
-    "sld": "slider",
-    "spin": "spinbutton number",
-    "tab": "tab",
-    "menu": "menuitem menu item",
-    "menuitem": "menu item",
-    "mchk": "menuitemcheckbox menu item checkbox",
-    "mrad": "menuitemradio menu item radio",
-    "tree": "treeitem tree item",
-    "cell": "gridcell cell",
-    "sbar": "scrollbar",
-    "date": "date picker",
-    "color": "colour color picker",
-    "file": "file upload",
-    "click": "clickable",
-}
+from pagelens.engine.roles import ROLE_WORDS
 
 
 def compact_json(value: Any) -> str:

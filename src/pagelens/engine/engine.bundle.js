@@ -3497,31 +3497,37 @@ var bundle = (() => {
     };
   }
 
-  // src/pagelens/engine/js/semantic.js
-  var ROLE_ABBREVIATIONS = {
-    button: "btn",
-    link: "link",
-    textbox: "inp",
-    searchbox: "srch",
-    combobox: "sel",
-    listbox: "lst",
-    option: "opt",
-    checkbox: "chk",
-    radio: "rad",
-    switch: "sw",
-    slider: "sld",
-    spinbutton: "spin",
-    tab: "tab",
-    menuitem: "menu",
-    menuitemcheckbox: "mchk",
-    menuitemradio: "mrad",
-    treeitem: "tree",
-    gridcell: "cell",
-    scrollbar: "sbar",
-    date: "date",
-    color: "color",
-    clickable: "click"
+  // src/pagelens/engine/roles.json
+  var roles_default = {
+    roles: {
+      button: ["btn", "button"],
+      link: ["link", "link"],
+      textbox: ["inp", "input field"],
+      searchbox: ["srch", "search field"],
+      combobox: ["sel", "select dropdown"],
+      listbox: ["lst", "list"],
+      option: ["opt", "option"],
+      checkbox: ["chk", "checkbox"],
+      radio: ["rad", "radio button"],
+      switch: ["sw", "toggle"],
+      slider: ["sld", "slider"],
+      spinbutton: ["spin", "number"],
+      tab: ["tab", "tab"],
+      menuitem: ["menu", "menu item"],
+      menuitemcheckbox: ["mchk", "menu item checkbox"],
+      menuitemradio: ["mrad", "menu item radio"],
+      treeitem: ["tree", "tree item"],
+      gridcell: ["cell", "cell"],
+      scrollbar: ["sbar", "scrollbar"],
+      date: ["date", "date picker"],
+      color: ["color", "colour color picker"],
+      clickable: ["click", "clickable"]
+    },
+    fileInput: ["file", "file upload"]
   };
+
+  // src/pagelens/engine/js/semantic.js
+  var ROLE_SHORT = Object.fromEntries(Object.entries(roles_default.roles).map(([role, [short]]) => [role, short]));
   var STATE_ORDER = [
     "disabled",
     "checked",
@@ -3536,8 +3542,8 @@ var bundle = (() => {
     "focused"
   ];
   function abbreviateRole(control) {
-    if (control.el.localName === "input" && control.el.type === "file") return "file";
-    return ROLE_ABBREVIATIONS[control.role] || control.role;
+    if (control.el.localName === "input" && control.el.type === "file") return roles_default.fileInput[0];
+    return ROLE_SHORT[control.role] || control.role;
   }
   function stateString(states) {
     const flags = [];

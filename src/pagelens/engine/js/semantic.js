@@ -1,9 +1,7 @@
-// The minified semantic tree (004 §6.2-6.4, V3). Role abbreviations, the one list:
-//   btn button · link link · inp textbox · srch searchbox · sel combobox (incl. <select>)
-//   lst listbox · opt option · chk checkbox · rad radio · sw switch · sld slider
-//   spin spinbutton · tab tab · menu menuitem · mchk menuitemcheckbox · mrad menuitemradio
-//   tree treeitem · cell gridcell · sbar scrollbar · date date/time input · color colour input
-//   file file input · click focusable or click-handling element without a widget role
+// The minified semantic tree (docs/views.md#semantic). Roles are abbreviated by the one
+// role table, ../roles.json (shared with Python): a date/time input is `date`, a colour
+// input `color`, a file input `file`, and a focusable or click-handling element without a
+// widget role `click`.
 import { SKIP_TAGS } from './collect.js';
 import { controlStates, fieldValue, isSensitiveField } from './states.js';
 import { detailsSummary, walkRenderedElements } from './dom.js';
@@ -11,20 +9,16 @@ import { isComma, splitSelector, surveyedElements } from './stylerules.js';
 import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
+import roleTable from '../roles.json';
 
-const ROLE_ABBREVIATIONS = {
-  button: 'btn', link: 'link', textbox: 'inp', searchbox: 'srch', combobox: 'sel', listbox: 'lst',
-  option: 'opt', checkbox: 'chk', radio: 'rad', switch: 'sw', slider: 'sld', spinbutton: 'spin',
-  tab: 'tab', menuitem: 'menu', menuitemcheckbox: 'mchk', menuitemradio: 'mrad', treeitem: 'tree',
-  gridcell: 'cell', scrollbar: 'sbar', date: 'date', color: 'color', clickable: 'click',
-};
+const ROLE_SHORT = Object.fromEntries(Object.entries(roleTable.roles).map(([role, [short]]) => [role, short]));
 
 const STATE_ORDER = ['disabled', 'checked', 'mixed', 'selected', 'expanded', 'collapsed', 'pressed',
   'required', 'invalid', 'readonly', 'focused'];
 
 function abbreviateRole(control) {
-  if (control.el.localName === 'input' && control.el.type === 'file') return 'file';
-  return ROLE_ABBREVIATIONS[control.role] || control.role;
+  if (control.el.localName === 'input' && control.el.type === 'file') return roleTable.fileInput[0];
+  return ROLE_SHORT[control.role] || control.role;
 }
 
 function stateString(states) {
