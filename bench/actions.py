@@ -9,7 +9,7 @@ Per corpus page (loaded once, on loopback):
   - engine world: creating the isolated world and injecting the engine after `load`,
     paid by every navigation that summarises, whichever way it settles;
   - settle: from `load` until the DOM has been quiet for 300 ms (MutationObserver, 3 s
-    cap), against the fixed 500 ms post-load delay of spec 000 §3.7;
+    cap), against the fixed 500 ms post-load delay;
   - summary overhead: the compact summary taken right after settling (what a navigate
     call adds to the load; the engine's world is already up, as it is in navigate);
   - the same summary again 2 s after `load`: identical or not (the ones that differ are
@@ -47,7 +47,7 @@ from pagelens.browser.network import LOOPBACK_HOSTS
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "actions"
-FIXED_DELAY_MS = 500  # spec 000 §3.7
+FIXED_DELAY_MS = 500  # the fixed wait that settling replaces
 LATE_READ_S = 2.0
 SUMMARY_BUDGET_P95_MS = 100.0
 NAVIGATION_TIMEOUT_S = 30.0

@@ -1,4 +1,4 @@
-"""Screenshot benchmark: the agent's JPEG (004 §5.2) against the PNG pagelens sent before.
+"""Screenshot benchmark: the agent's JPEG against the PNG pagelens sent before.
 
     python -m bench.vision                     # the first 30 corpus pages, 5 timed calls each
     python -m bench.vision --pages 100 --repeat 3
@@ -11,7 +11,7 @@ Per corpus page, on a loaded page (viewport 1280×800), the median wall time of
 - jpeg+marks: `page.screenshot(marks=True)`, Set-of-Marks drawn (a semantic capture included);
 
 then p50/p95 over the pages, and the sizes of the images (base64, as an agent receives
-them). Budget: 004 §5.8 puts a screenshot at "~50-150KB base64 JPEG": p95 must be at
+them). Budget: the contract puts a screenshot at "~50-150KB base64 JPEG": p95 must be at
 most 150 KB. The exit status is 1 when it is not.
 """
 
@@ -34,7 +34,7 @@ import pagelens
 from bench.corpus import PAGES_DIR, corpus_pages
 from pagelens.browser.network import LOOPBACK_HOSTS
 
-SIZE_BUDGET = 150_000  # bytes of base64, 004 §5.8
+SIZE_BUDGET = 150_000  # bytes of base64
 
 
 async def _median_ms(call: Callable[[], Awaitable[Any]], repeat: int) -> tuple[float, Any]:
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     sizes = series["jpeg KB"]
     ok = bool(sizes) and _percentile(sizes, 0.95) * 1000 <= SIZE_BUDGET
-    console.print(f"JPEG p95 ≤ {SIZE_BUDGET // 1000} KB base64 (004 §5.8): {'PASS' if ok else 'FAIL'}")
+    console.print(f"JPEG p95 ≤ {SIZE_BUDGET // 1000} KB base64: {'PASS' if ok else 'FAIL'}")
     # Wall times stretch when other programs hold the CPUs: say how loaded the machine was.
     console.print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0 if ok else 1

@@ -1,4 +1,4 @@
-"""Tabs and navigation through Session.interact (issue 3 §1, spec 000 §4.2), on a real
+"""Tabs and navigation through Session.interact, on a real
 Chromium and real HTTP: the summary that rides along, its failure modes, restricted
 addresses, Chromium's net errors, HTTP error pages, redirects, history, background mode."""
 
@@ -165,7 +165,7 @@ async def test_tabs_open_list_switch_and_close(session: Session, site: str) -> N
     await session.interact({"action": "close_tab"})
     opened = await session.interact({"action": "new_tab", "url": f"{site}book.html"})
     assert opened["success"] is True and opened["tab_id"] not in (first["tab_id"], blank["tab_id"])
-    assert opened["summary"]["title"] == "Book"  # 000 §11 Q1: new_tab summarises too
+    assert opened["summary"]["title"] == "Book"  # new_tab summarises too
     listed = await session.interact({"action": "list_tabs"})
     by_id = {t["tab_id"]: t for t in listed["tabs"]}
     assert by_id[opened["tab_id"]]["active"] and not by_id[first["tab_id"]]["active"]
@@ -195,7 +195,7 @@ async def test_background_navigation_and_its_result(session: Session, site: str)
     result = await session.interact({"action": "result", "command_id": queued["command_id"]})
     assert result["success"] is True and result["url"] == f"{site}book.html"
     assert result["command_id"] == queued["command_id"]
-    assert "summary" not in result  # skipped in background mode (000 §4.1)
+    assert "summary" not in result  # skipped in background mode
     again = await session.interact({"action": "result", "command_id": queued["command_id"]})
     assert again["success"] is False and again["error"] == "unknown_command"
 

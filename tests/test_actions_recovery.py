@@ -1,6 +1,6 @@
 """A session outlives its browser: Chromium killed between two calls is relaunched by
 the next one, which says so, with the tab back at its address and the agent's ids still
-usable (issue 3 §4)."""
+usable."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The interaction suite (issue 3 §5): local fixture pages, each solved only through
+"""The interaction suite: local fixture pages, each solved only through
 Session.interact, with element ids taken from Session.analyze as an agent would. Real
 Chromium, real HTTP, real mouse and keyboard input."""
 

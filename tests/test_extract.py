@@ -1,6 +1,6 @@
-"""Main content extraction (issue 4 §1): pagelens.extract on live pages and HTML strings,
+"""Main content extraction: pagelens.extract on live pages and HTML strings,
 its surfaces (analyze what="markdown", the MCP analyze tool, `pagelens extract`, the
-extract-only summarize contract of 003 §6), and the F1 floor on a sample of the corpus
+extract-only summarize contract), and the F1 floor on a sample of the corpus
 (bench/extract.py measures the whole corpus)."""
 
 from __future__ import annotations

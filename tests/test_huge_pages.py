@@ -1,4 +1,4 @@
-"""Pages too big for a prompt (issue 4 §3): view hashes and if_changed_since, views cut to a
+"""Pages too big for a prompt: view hashes and if_changed_since, views cut to a
 token budget by relevance to a query (DOM RAG) or into pages, and scroll_to_load for
 virtual lists and infinite scroll. One session (one Chromium) serves the module; the
 10,000-control page is generated and captured once."""
@@ -147,7 +147,7 @@ async def test_a_view_too_big_comes_in_pages(session: Session, site: str) -> Non
 
 
 async def test_acceptance_one_labelled_button_is_kept_95_percent_of_the_time(huge: HugePage, huge_view: dict) -> None:
-    """Issue 4 §3: 100 random targets on a 10k-control page, agent-phrased queries, each
+    """100 random targets on a 10k-control page, agent-phrased queries, each
     answer within the default budget (the same fit_view analyze runs; bench/dom_rag.py
     measures it, and the other rankers, at length)."""
     assert len(huge_view["interactive_tree"]) >= HUGE_CONTROLS

@@ -140,7 +140,7 @@ async def test_background_navigation_is_queued_then_fetched(server: McpServer, s
     done = await server.call_json("interact", action="result", command_id=command_id)
     assert done["success"] is True and done["action"] == "navigate"
     assert done["url"] == f"{site}guide.html"
-    assert "summary" not in done  # 000 §4.1: background skips the summary
+    assert "summary" not in done  # background skips the summary
 
 
 @pytest.mark.parametrize("url", ["chrome://version", "javascript:alert(1)"])
@@ -215,7 +215,7 @@ async def test_views_share_ids_and_an_id_from_a_view_acts(server: McpServer, sit
 
 async def test_screenshots_come_back_as_jpeg_images(server: McpServer, site: str) -> None:
     await server.call_json("interact", action="navigate", url=f"{site}guide.html", summary=False)
-    width, height = 1024, round(VIEWPORT[1] * 1024 / VIEWPORT[0])  # 004 §5.2: at most 1024 px wide
+    width, height = 1024, round(VIEWPORT[1] * 1024 / VIEWPORT[0])  # at most 1024 px wide
     hashes = set()
     for tool, arguments in (
         ("analyze", {"what": "screenshot"}),
@@ -235,7 +235,7 @@ async def test_screenshots_come_back_as_jpeg_images(server: McpServer, site: str
         assert (jpeg.format, jpeg.size) == ("JPEG", (width, height))
     assert len(hashes) == 1  # one pipeline: the same screen, the same hash
 
-    # 004 §5.8: an unchanged screen is answered by its hash alone, without an image.
+    # an unchanged screen is answered by its hash alone, without an image.
     unchanged = await server.call("analyze", what="screenshot", screenshot_hash=hashes.pop())
     assert [block.type for block in unchanged.content] == ["text"]
     assert result_json(unchanged)["unchanged"] is True

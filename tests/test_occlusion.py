@@ -1,4 +1,4 @@
-"""Occlusion (`occ`, 004 §6.2.1): every control the semantic view lists in the viewport
+"""Occlusion (`occ`): every control the semantic view lists in the viewport
 is checked against a hit test done here, in the page's main world, independently of the
 engine: `document.elementFromPoint` at the centre of the control's visible part (drilling
 into open shadow roots). The control is covered when the hit is neither the control nor

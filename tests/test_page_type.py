@@ -1,4 +1,4 @@
-"""Page-type classification (000 §3.4) over the labelled corpus pages, in real Chromium.
+"""Page-type classification over the labelled corpus pages, in real Chromium.
 
 A page counts as correct when the type matches its expected_type or one of its
 alt_expected_types. The thresholds hold overall and within every type, so a rule that

@@ -1,4 +1,4 @@
-"""Privacy (002 §5): form values stay in the page unless asked for, and the values (and
+"""Privacy: form values stay in the page unless asked for, and the values (and
 lengths) of passwords, one-time codes, card fields and hidden inputs never leave it, in
 any view, whatever the options."""
 

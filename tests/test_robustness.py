@@ -1,5 +1,5 @@
 """Robustness: every view on degenerate, hostile, locked-down, deep, restless and huge
-pages, and the engine's two invariants (000 §7): it never modifies the DOM beyond the
+pages, and the engine's two invariants: it never modifies the DOM beyond the
 ``data-llm-id`` attribute and never makes a network request."""
 
 from __future__ import annotations

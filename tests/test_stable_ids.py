@@ -1,4 +1,4 @@
-"""Stable ids across re-renders (004 §6.3 "tag & freeze"), measured on a task list that
+"""Stable ids across re-renders, measured on a task list that
 re-renders the ways real pages do: keyed reconciliation (nodes kept and moved), a full
 re-render from data (new nodes), an innerHTML round trip, text edits, scrolling, class
 changes and cloning.

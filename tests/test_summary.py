@@ -1,4 +1,4 @@
-"""The compact and full page summaries (000 §3.3, §3.5, §4.3, §11 Q3): schema limits and
+"""The compact and full page summaries: schema limits and
 the token budget on every corpus page, contact masking, CTA ranking, forms and the
 main-content preview, in real Chromium.
 

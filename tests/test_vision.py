@@ -1,4 +1,4 @@
-"""Screenshots for agents (004 §5.2, §5.8), Set-of-Marks and select_dom_mode, on real
+"""Screenshots for agents, Set-of-Marks and select_dom_mode, on real
 Chromium; then the screenshot parameters of analyze and the `pagelens screenshot` command
 (the MCP surface is tested in test_mcp_server.py).
 
@@ -74,7 +74,7 @@ async def test_viewport_shot_is_a_jpeg_at_most_1024_wide(fixture_page: pagelens.
     image = decoded(shot)
     assert image.getpixel((512, 320)) != image.getpixel((10, 10))  # the page, not a blank frame
     assert shot.marks is None and not shot.unchanged
-    assert len(shot.image) < 150_000  # 004 §5.8: ~50-150 KB
+    assert len(shot.image) < 150_000  # the contract says ~50-150 KB
 
     narrow = await pagelens.screenshot(fixture_page, max_width=640, quality=40)
     assert (narrow.width, narrow.height) == (640, 400)
@@ -219,7 +219,7 @@ async def test_a_hidden_element_is_not_visible(fixture_page: pagelens.Page) -> N
     assert caught.value.code == "not_visible"
 
 
-# ---- select_dom_mode (004 §5.3, §5.4, §5.8, §6.6)
+# ---- select_dom_mode
 
 SIMPLE = PageStats(interactive_count=12)
 BUSY = PageStats(interactive_count=80)

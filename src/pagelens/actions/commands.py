@@ -1,4 +1,4 @@
-"""Background mode (000 §2): a queued call answers ``{queued: true, command_id}`` at once
+"""Background mode: a queued call answers ``{queued: true, command_id}`` at once
 and runs on; ``interact(action="result", command_id=...)`` long-polls for its result (up
 to 15 s per poll). A result is kept until it is read, or for 10 minutes."""
 

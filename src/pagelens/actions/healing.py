@@ -1,4 +1,4 @@
-"""Self-healing element ids (004 §6.2.1).
+"""Self-healing element ids.
 
 A session remembers what each id it has shown the agent stood for (role, name, where,
 in which document). When the id no longer names that element (a re-render replaced it,

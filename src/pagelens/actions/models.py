@@ -1,6 +1,6 @@
 """The contracts of the action layer: what `interact` and `analyze` take and return.
 
-Parameter and field names are fixed by the issue and spec 000 §4 (agents learn them), so
+Parameter and field names are fixed by the contract (agents learn them: docs/), so
 they are snake_case and never renamed. Requests forbid unknown parameters: a typo is a
 typed error naming the parameter, never a silently ignored argument.
 """
@@ -109,7 +109,7 @@ class InteractRequest(_Request):
 
     @property
     def wants_summary(self) -> bool:
-        """000 §4.1: navigation actions only, and never in background mode."""
+        """Navigation actions only, and never in background mode."""
         return self.summary and not self.background and self.action in NAVIGATION_ACTIONS
 
 
@@ -175,12 +175,12 @@ def _require_action_parameters(r: InteractRequest) -> None:
 class AnalyzeRequest(_Request):
     """One `analyze` call.
 
-    what: page_summary (the full summary, 000 §4.3), interactive (the interaction model),
+    what: page_summary (the full summary), interactive (the interaction model),
     semantic (the V3 tree), skeleton, markdown (the main content as Markdown, without
     navigation, ads, footers or cookie banners, with title, byline, site_name, published,
-    language, word_count), screenshot (a JPEG at most 1024 px wide, 004 §5.2),
+    language, word_count), screenshot (a JPEG at most 1024 px wide),
     tabs, command_result (`query` = a command id: that command's status without waiting; no
-    query: every kept command). world (page_summary only, 000 §4.3): "isolated" (default: the
+    query: every kept command). world (page_summary only): "isolated" (default: the
     page can neither see nor disturb the engine) or "main" (the page's own world).
     include_offscreen: semantic only.
 
@@ -197,7 +197,7 @@ class AnalyzeRequest(_Request):
     (that element alone, scrolled into view), marks (Set-of-Marks: every visible control's
     box and its id, the semantic view's, drawn on the image), screenshot_hash (the `hash` of
     a screenshot you have: if the screen still hashes the same, no image comes back, only
-    `unchanged: true` and the hash; 004 §5.8).
+    `unchanged: true` and the hash).
     """
 
     what: AnalyzeWhat
@@ -255,7 +255,7 @@ class DialogInfo(BaseModel):
 
 
 class Observations(BaseModel):
-    """What the action visibly did (004 §1 sentinel verification)."""
+    """What the action visibly did (sentinel verification)."""
 
     url_changed: bool = False
     dom_mutated: bool = False
@@ -285,7 +285,7 @@ class Candidate(BaseModel):
 
 
 class ActionResult(BaseModel):
-    """One interact result. JSON shape (000 §4.2): fields that do not apply are left out,
+    """One interact result. JSON shape: fields that do not apply are left out,
     except that `summary` is null when `summary_error` says why it is missing.
 
     Screenshot results carry the JPEG as base64 in `image` (`mime_type` image/jpeg) and its

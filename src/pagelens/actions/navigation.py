@@ -1,4 +1,4 @@
-"""navigate, refresh, back and forward (000 §4.2): load, settle, then the compact summary.
+"""navigate, refresh, back and forward: load, settle, then the compact summary.
 
 A navigation fails only when the page could not be loaded (a restricted address, or a
 ``net::ERR_*`` from Chromium, whose name becomes the error code). An HTTP 404 or 500
@@ -26,7 +26,7 @@ from pagelens.browser.page import Page
 from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
-SUMMARY_TIMEOUT_S = 3.0  # 000 §3.6, independent of the navigation's own wait
+SUMMARY_TIMEOUT_S = 3.0  # the summary's own limit, independent of the navigation's wait
 RESTRICTED_SCHEMES = (
     "chrome", "chrome-extension", "chrome-untrusted", "chrome-search", "devtools", "view-source",
     "javascript", "about", "edge", "brave", "opera", "vivaldi", "file",

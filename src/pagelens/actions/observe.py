@@ -1,4 +1,4 @@
-"""Verification (004 §1, the "sentinel"): what an action visibly did.
+"""Verification (the "sentinel"): what an action visibly did.
 
 A `Watch` notes the tab's state before the input (address, document, request counters,
 tabs it opened) and starts a mutation log in the page; after the page settles it

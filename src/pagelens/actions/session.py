@@ -1,5 +1,5 @@
 """The entry point of the action layer: a browser session that agents drive with
-`interact` and read with `analyze` (issue 3, spec 000).
+`interact` and read with `analyze`.
 
 One call at a time reaches the browser (a lock), whether the agent waits for it or it
 runs in the background. Before each call the session makes sure its Chromium is alive

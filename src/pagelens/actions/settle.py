@@ -1,4 +1,4 @@
-"""Waiting for a page to settle before reading it (004 §6.6).
+"""Waiting for a page to settle before reading it.
 
 Instead of a blind delay after `load`, wait until the DOM has been quiet for
 `quiet_ms` (a MutationObserver in the engine's world), never longer than `cap_ms`.

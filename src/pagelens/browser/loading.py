@@ -1,4 +1,4 @@
-"""scroll_to_load: make a virtual list or an infinite scroll show more (004 §6.2.1).
+"""scroll_to_load: make a virtual list or an infinite scroll show more.
 
 The semantic view reports scrollers with more content (`scrollableContainers`, `hasMore`
 and each control's `scr.h`); this scrolls one of them, or the page, a screen at a time and

@@ -39,7 +39,7 @@ from pagelens.errors import (
     PagelensError,
 )
 
-# Hard limits per view (000 §3.6 for summaries, 002 for the interaction model).
+# Hard limits per view (docs/views.md): a summary rides along with a navigation, so it is quick.
 VIEW_TIMEOUTS: dict[str, float] = {
     "compact": 3.0,
     "full": 3.0,
@@ -111,7 +111,7 @@ class Page:
         *,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> CompactSummary | FullSummary:
-        """The compact (000 §3.3) or full (000 §4.3) page summary."""
+        """The compact or full page summary."""
         if mode not in ("compact", "full"):
             raise InvalidRequestError(f"summary mode must be 'compact' or 'full', not {mode!r}")
         return await self.snapshot(mode, timeout=timeout)  # type: ignore[return-value]
@@ -122,7 +122,7 @@ class Page:
         *,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> PageModel:
-        """The interaction model (002 PageModel) of the page and its frames."""
+        """The interaction model (PageModel) of the page and its frames."""
         return await self.snapshot("interaction", request=request, timeout=timeout)  # type: ignore[return-value]
 
     async def semantic_tree(
@@ -134,7 +134,7 @@ class Page:
         max_iframe_depth: int = 1,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> SemanticView:
-        """The minified V3 semantic tree (004 §6). Off-screen controls are pruned unless
+        """The minified V3 semantic tree. Off-screen controls are pruned unless
         `include_offscreen`; values are redacted unless `include_values` (and sensitive
         fields are never shown)."""
         return await self.snapshot(  # type: ignore[return-value]
@@ -147,7 +147,7 @@ class Page:
         )
 
     async def skeleton(self, *, timeout: float | None = None) -> SkeletonView:  # noqa: ASYNC109
-        """The skeleton DOM (004 §5.6) as HTML."""
+        """The skeleton DOM as HTML."""
         return await self.snapshot("skeleton", timeout=timeout)  # type: ignore[return-value]
 
     async def snapshot(

@@ -1,4 +1,4 @@
-"""Views too big for a prompt (issue 4 §3; 004 §6.2.1 and its changelog): content
+"""Views too big for a prompt (docs/views.md, "Pages too big for a prompt"): content
 hashes for `if_changed_since`, and fitting a view into a token budget, by relevance to a
 query (DOM RAG) or by pages.
 

@@ -1,4 +1,4 @@
-"""Fitting a view into a token budget (issue 4 §3; the DOM RAG of 004's changelog).
+"""Fitting a view into a token budget (retrieval over the page's own parts).
 
 - No query, and the view fits: it comes back as it is.
 - A query: the chunks whose text contains it (case-insensitive, as `query` always did)

@@ -1,4 +1,4 @@
-"""Relevance of a view's chunks to an agent's query (the DOM RAG of 004's changelog).
+"""Relevance of a view's chunks to an agent's query (retrieval over the page's own parts).
 
 Two rankers, compared by `bench/dom_rag.py`:
 

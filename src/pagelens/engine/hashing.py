@@ -1,4 +1,4 @@
-"""Content hashes of views (004 §6.2.1 delta hashing): an agent that already holds a view
+"""Content hashes of views (delta hashing): an agent that already holds a view
 asks again with `if_changed_since=<hash>` and gets `{unchanged: true}` instead of the
 same thousands of tokens.
 

@@ -1,7 +1,7 @@
 """The view contracts, typed once and shared by every surface.
 
-JSON field names follow the reference specs exactly (000 §3.3/§4.3 for the summaries,
-002 for the PageModel, 004 §6 for the V3 semantic tree), which is why some are camelCase.
+JSON field names are the contracts' (docs/views.md), kept exactly as agents learn them,
+which is why some are camelCase.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ class _Model(BaseModel):
 class _View(_Model):
     @property
     def hash(self) -> str:
-        """The content hash of this view (004 §6.2.1 delta hashing; pagelens.engine.hashing):
+        """The content hash of this view (delta hashing; pagelens.engine.hashing):
         equal for equal content, whenever it was captured."""
         return view_hash(self)
 
 
-# ---- summaries (000 §3.3, §4.3)
+# ---- summaries
 
 
 class PrimaryAction(_Model):
@@ -91,11 +91,11 @@ class FullSummary(_View):
     word_count: int
 
 
-# ---- interaction model (002)
+# ---- interaction model
 
 
 class CaptureRequest(BaseModel):
-    """Options of the interaction model (002 CaptureRequest); bad values are rejected,
+    """Options of the interaction model (CaptureRequest); bad values are rejected,
     wrong types too (strict: no "yes" for true, no true or 2.5 for a count)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -161,7 +161,7 @@ class PageModel(_View):
     unreachable: Unreachable = Unreachable()
 
 
-# ---- semantic tree (004 §6.2-6.4, V3)
+# ---- semantic tree (V3)
 
 
 class ScrollState(_Model):
@@ -210,7 +210,7 @@ class SemanticView(_View):
     occlusionUnchecked: int | None = None
 
 
-# ---- skeleton DOM (004 §5.6)
+# ---- skeleton DOM
 
 
 class SkeletonView(_View):

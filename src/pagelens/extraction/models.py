@@ -1,5 +1,5 @@
 """The contracts of extraction: what `extract` returns, and the extract-only form of the
-`summarize` tool (spec 003 §6), whose parameter names are camelCase because agents learn
+`summarize` tool, whose parameter names are camelCase because agents learn
 them from that contract."""
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ class Pruned(BaseModel):
 
 
 class Extraction(BaseModel):
-    """The main content of a page, in `format`, with its metadata (003 Page Content
-    Payload: title, byline, site, date, language, word count, truncation, strategy)."""
+    """The main content of a page, in `format`, with its metadata (title, byline, site,
+    date, language, word count, truncation, strategy)."""
 
     url: str
     format: ExtractFormat
@@ -45,7 +45,7 @@ class Extraction(BaseModel):
 
 
 class SummarizeRequest(BaseModel):
-    """The `summarize` tool's parameters (003 §6). Only the extract-only form runs here:
+    """The `summarize` tool's parameters. Only the extract-only form runs here:
     a summary needs a language model, which pagelens does not have. Parameters of the
     summary form (model, length, prompt, ...) are accepted so a request written for the
     spec validates, and refused when they would have to be used."""
@@ -53,7 +53,7 @@ class SummarizeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     url: str
-    extractOnly: bool = False  # noqa: N815 - names fixed by the 003 contract
+    extractOnly: bool = False  # noqa: N815 - the contract's names
     format: ExtractFormat = "text"
     markdownMode: Literal["readability", "auto"] = "readability"  # noqa: N815
     model: str | None = None
@@ -72,7 +72,7 @@ class SummarizeRequest(BaseModel):
 
 
 class SummarizeResult(BaseModel):
-    """003 §6 extract-only result: `output` is the content; `details` carries it again
+    """The extract-only result: `output` is the content; `details` carries it again
     with the metadata, under the contract's camelCase names."""
 
     output: str
@@ -96,6 +96,6 @@ class SummarizeResult(BaseModel):
                 "format": extraction.format,
                 "markdownMode": "readability",
                 "strategy": extraction.strategy,
-                "source": "url",  # 003: read from the URL, not from a page already open
+                "source": "url",  # read from the URL, not from a page already open
             },
         )

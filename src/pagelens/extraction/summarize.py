@@ -1,4 +1,4 @@
-"""The `summarize` tool of spec 003 §6, in its extract-only form: load a URL and return
+"""The `summarize` tool, in its extract-only form: load a URL and return
 its main content (`extractOnly: true`, `format`, `markdownMode`, `maxCharacters`,
 `timeout`). A summary proper needs a language model; pagelens has none, so such a
 request is refused with `summary_unavailable`."""
@@ -37,7 +37,7 @@ def parse_request(data: SummarizeRequest | dict[str, Any]) -> SummarizeRequest:
 
 
 def timeout_seconds(value: str | float | None) -> float:
-    """003's duration ("2m", "90s", "500ms", or a number of seconds) in seconds."""
+    """A duration ("2m", "90s", "500ms", or a number of seconds) in seconds."""
     if value is None:
         return DEFAULT_TIMEOUT_S
     if isinstance(value, int | float) and not isinstance(value, bool):

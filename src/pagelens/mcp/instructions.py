@@ -1,4 +1,4 @@
-"""What the server tells the agent when it connects (spec 000 §5.1): the few rules that
+"""What the server tells the agent when it connects: the few rules that
 save it calls and tokens."""
 
 INSTRUCTIONS = """\

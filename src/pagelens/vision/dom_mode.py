@@ -1,17 +1,17 @@
-"""Which view of a page to hand a model for a query (004 §5.3, §5.4, §5.8, §6.6).
+"""Which view of a page to hand a model for a query.
 
 The first rule that holds decides:
 
-| # | when | mode | spec |
-|---|---|---|---|
-| 1 | the model asked for the full DOM (`full_dom_requested`) | `full` | §6.6 (5), §5.8 |
-| 2 | the query has a visual word, a position word or a visual question | `hybrid` | §5.4, §5.8 |
-| 3 | the query names no plain action, and the page is complex (below) | `hybrid` | §5.8 |
-| 4 | the semantic view is available | `semantic` | §6.6 (1), the default |
-| 5 | otherwise (the semantic view failed or came back empty) | `skeleton` | §6.6 (3), §5.8 |
+| # | when | mode |
+|---|---|---|
+| 1 | the model asked for the full DOM (`full_dom_requested`) | `full` |
+| 2 | the query has a visual word, a position word or a visual question | `hybrid` |
+| 3 | the query names no plain action, and the page is complex (below) | `hybrid` |
+| 4 | the semantic view is available (the default) | `semantic` |
+| 5 | otherwise (the semantic view failed or came back empty) | `skeleton` |
 
 Complex: more than 50 controls, or 20 or more with 5 or more images or graphics in view.
-The full DOM is never chosen unasked (§6.6).
+The full DOM is never chosen unasked: it is the heaviest view.
 `hybrid` means a screenshot beside the skeleton (or semantic) view; `pagelens.screenshot(page)`
 takes it.
 """
@@ -28,11 +28,11 @@ from pagelens.errors import InvalidRequestError
 
 DomMode = Literal["semantic", "skeleton", "hybrid", "full"]
 
-COMPLEX_PAGE_CONTROLS = 50  # §5.8: "more than 50 interactive elements"
-MEDIUM_PAGE_CONTROLS = 20  # §5.8: medium complexity starts at 20
-VISUAL_PAGE_GRAPHICS = 5  # ours: "significant visual content" (§5.8 gives no number)
+COMPLEX_PAGE_CONTROLS = 50  # past this many controls, a picture disambiguates
+MEDIUM_PAGE_CONTROLS = 20  # where medium complexity starts
+VISUAL_PAGE_GRAPHICS = 5  # "significant visual content", as a number
 
-# §5.4 and §5.8 together. A word matches whole, plurals included; "first name" and "last
+# Words of looks, places and visual questions. A word matches whole, plurals included; "first name" and "last
 # name" are form fields, not positions.
 VISUAL_WORDS = (
     "icon", "image", "logo", "picture", "photo", "avatar", "thumbnail", "banner", "colou?r", "shape",
@@ -68,12 +68,12 @@ class PageStats(BaseModel):
     interactive_count: int = Field(0, ge=0)  # controls: the summary's interactive_count
     visual_count: int = Field(0, ge=0)  # images, canvases, videos and SVG graphics in the viewport
     semantic_available: bool = True  # False when the semantic view failed or came back empty
-    full_dom_requested: bool = False  # the model asked for the full DOM (004 §1 needs_context)
+    full_dom_requested: bool = False  # the model asked for the full DOM (needs_context)
 
 
 def select_dom_mode(query: str, page_stats: PageStats | dict[str, Any] | None = None) -> DomMode:
     """`semantic`, `skeleton`, `hybrid` or `full` for `query` on a page described by
-    `page_stats`, by the rules in this module's table (004 §5.3, §5.4, §5.8, §6.6)."""
+    `page_stats`, by the rules in this module's table."""
     if not isinstance(query, str):
         raise InvalidRequestError(f"query must be text, not {type(query).__name__}")
     stats = _stats(page_stats)
@@ -87,7 +87,7 @@ def select_dom_mode(query: str, page_stats: PageStats | dict[str, Any] | None = 
 
 
 def is_visual_query(query: str) -> bool:
-    """Whether the query speaks of how or where something looks (004 §5.4, §5.8)."""
+    """Whether the query speaks of how or where something looks."""
     return _VISUAL_QUERY.search(query) is not None
 
 

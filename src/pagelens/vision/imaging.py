@@ -1,5 +1,5 @@
 """From Chromium's capture to the image an agent gets: resized to at most `max_width`
-pixels wide (aspect kept), marked, hashed and encoded as JPEG (004 §5.2, §5.8).
+pixels wide (aspect kept), marked, hashed and encoded as JPEG.
 
 Everything here is CPU work on pixels: callers run `render` in a worker thread."""
 
@@ -57,7 +57,7 @@ def render(
 
 
 def screen_hash(image: Image.Image) -> str:
-    """32 hex digits: the 8×8 grey-level average hash of 004 §5.8 (16 digits; the
+    """32 hex digits: the 8×8 grey-level average hash (16 digits; the
     Hamming distance between two of them says how alike two screens look), then a digest
     of a 64×64 grey thumbnail and the size (16 digits). The average hash alone calls a
     screen unchanged when a checkbox got ticked or an error line appeared; the thumbnail

@@ -1,4 +1,4 @@
-"""Set-of-Marks (our addition to 004 §5): each visible control's box outlined on the
+"""Set-of-Marks (our addition): each visible control's box outlined on the
 screenshot and labelled with its stable id, the very id the semantic view gives it, so a
 vision model can name what it sees by an id that interact accepts."""
 

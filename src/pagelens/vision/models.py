@@ -12,8 +12,8 @@ from pagelens.errors import InvalidRequestError
 
 ScreenshotKind = Literal["viewport", "full_page", "element"]
 
-MAX_WIDTH = 1024  # 004 §5.2: "1024px width"
-JPEG_QUALITY = 70  # 004 §5.2: "0.7 quality"
+MAX_WIDTH = 1024  # what vision models take without shrinking
+JPEG_QUALITY = 70  # small, and text still reads
 
 
 class ScreenshotRequest(BaseModel):
@@ -70,11 +70,11 @@ class Mark(BaseModel):
 
 
 class Screenshot(BaseModel):
-    """A screenshot for an agent (004 §5.2, §5.8).
+    """A screenshot for an agent.
 
     `image` is the JPEG (standard base64 in JSON), or None when `unchanged`: the screen
     hashes the same as the `screenshot_hash` the caller already has. `hash` is always
-    given: 16 hex digits of the 8×8 grey-level average hash (004 §5.8) and 16 of a digest
+    given: 16 hex digits of the 8×8 grey-level average hash and 16 of a digest
     of a 64×64 grey thumbnail, so equal hashes mean the image would show nothing new.
     `scale` is image pixels per CSS pixel; `origin` is where the image's top-left corner
     lies in the viewport (CSS pixels: negative for a scrolled full page)."""

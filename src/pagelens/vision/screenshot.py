@@ -1,5 +1,5 @@
 """Taking a screenshot for an agent: the viewport, the whole page or one element, as a
-JPEG at most 1024 px wide with a hash (004 §5.2, §5.8), Set-of-Marks on request.
+JPEG at most 1024 px wide with a hash, Set-of-Marks on request.
 
 Chromium captures at CSS scale, so one pixel of the capture is one CSS pixel whatever
 the device scale factor, and a control's box maps onto the image by one factor (the
@@ -76,10 +76,10 @@ async def screenshot(
 ) -> Screenshot:
     """A JPEG of `page`'s viewport, of the whole page (`full_page`) or of one element (its
     stable `element_id` from any view, or the first match of a CSS `selector`, scrolled
-    into view), at most `max_width` pixels wide (004 §5.2). `marks` draws each visible
+    into view), at most `max_width` pixels wide. `marks` draws each visible
     control's box and semantic-view id on it (Set-of-Marks). Given the `hash` of an
     earlier screenshot as `screenshot_hash`, an unchanged screen comes back with
-    `unchanged: true` and no image (004 §5.8). Unknown elements raise a PagelensError
+    `unchanged: true` and no image. Unknown elements raise a PagelensError
     with code `not_found`; time limit 30 s by default."""
     request = ScreenshotRequest.parse(
         full_page=full_page,

@@ -183,7 +183,7 @@ export function actFind(spec) {
   return el ? { status: 'ok', count: found.length, ...actInfo(el) } : { status: 'none' };
 }
 
-// Self-healing (004 §6.2.1): the control that now has the role and name a stale id had.
+// Self-healing: the control that now has the role and name a stale id had.
 // Several matches: the nearest to the old position wins when it is clearly the nearest.
 export function actHeal(role, name, x, y) {
   const scan = actScan();

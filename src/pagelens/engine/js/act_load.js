@@ -1,4 +1,4 @@
-// Loading more of a list that grows as it scrolls (004 §6.2.1: virtual lists, infinite
+// Loading more of a list that grows as it scrolls (virtual lists, infinite
 // scroll), one step at a time for Python's scroll_to_load: start, then scroll and count
 // until enough is new or nothing more comes, then end.
 //

@@ -1,5 +1,5 @@
-// Action layer: what an action did to the page (004 §1 "sentinel" verification), and
-// waiting for the DOM to settle (004 §6.6). Both watch mutations; the ids that captures
+// Action layer: what an action did to the page ("sentinel" verification), and
+// waiting for the DOM to settle. Both watch mutations; the ids that captures
 // stamp are our own writes and never count as the page changing.
 
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';

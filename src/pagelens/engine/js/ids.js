@@ -1,4 +1,4 @@
-// Stable element ids ("tag & freeze", 004 §6.3): `data-llm-id` is stamped once per
+// Stable element ids ("tag & freeze"): `data-llm-id` is stamped once per
 // element and kept across captures; an id is never handed to a second element while
 // its first is still in the document.
 //

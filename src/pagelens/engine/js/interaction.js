@@ -1,4 +1,4 @@
-// The interaction model (002 PageModel): every control with role, accessible name,
+// The interaction model (PageModel): every control with role, accessible name,
 // states, selector, region and box; values redacted unless asked for, and a password's
 // value or length never leaves the page.
 

@@ -1,4 +1,4 @@
-// The skeleton DOM (004 §5.6): only the elements an agent acts on, flat, with the
+// The skeleton DOM: only the elements an agent acts on, flat, with the
 // attributes that identify them; containers, styles, scripts and hidden elements dropped.
 
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';

@@ -3,7 +3,7 @@
 // style per element; the rules answer them for the whole document at once. A survey
 // lists the selectors of the rules that bear on one question, and says whether every
 // sheet could be read: a cross-origin sheet cannot, nor can rules nested in other rules
-// be taken apart here, and then callers ask the style of each element as before.
+// be taken apart here, and then callers ask the style of each element, as without a survey.
 // Shadow trees have sheets of their own and are never answered from a survey.
 
 import { pushTo } from './selector.js';

@@ -1,4 +1,4 @@
-// Page summaries (000 §3): `compact` rides along with every navigation, `full` answers
+// Page summaries: `compact` rides along with every navigation, `full` answers
 // analyze(what="page_summary"). One code path, two sizes.
 
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';
@@ -41,7 +41,7 @@ export function visibleHeadings(levels, max) {
   return out;
 }
 
-// 000 §3.5: visible buttons, submits, role=button and links with a label, in the main
+// The primary actions: visible buttons, submits, role=button and links with a label, in the main
 // content first (the rest of the body fills up to `max`); above the fold first, then by
 // kind, then in document order; deduplicated by label. Links inside running text
 // (citations, "click here") are references rather than calls to action: they only fill
@@ -213,7 +213,7 @@ function navLinks(scan, stats, max) {
   return out;
 }
 
-// Contact details in previews (000 §11 Q3): e-mail addresses and phone numbers are
+// Contact details in previews: e-mail addresses and phone numbers are
 // masked. Phone shapes are specific (an international prefix, a bracketed area code,
 // 3-3-4 groups, a national trunk "0", or a "Tel:"-style label) and need 7 to 15 digits,
 // so years, dates, prices, counts and version numbers stay as they are.
@@ -261,7 +261,7 @@ function estimateTokens(text) {
   return tokens;
 }
 
-// 000 §3.3 budgets the compact summary at ~400 tokens. Long non-Latin titles, headings
+// The compact summary is budgeted at ~400 tokens. Long non-Latin titles, headings
 // and previews can blow that, so the least useful detail is trimmed first until the
 // estimate fits: preview, form labels, action labels and selectors, headings, title.
 const COMPACT_BUDGET = 380;
@@ -300,7 +300,7 @@ function fitCompactBudget(summary) {
   return summary;
 }
 
-// Field values never leave the page (002 §5), not even inside a name: aria-labelledby can
+// Field values never leave the page, not even inside a name: aria-labelledby can
 // pull a field's value into a button's name, and a label can embed a field. The values
 // to strip: whatever the user typed into a field, and any value of a sensitive one
 // (password, one-time code, card).
