@@ -13,14 +13,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from playwright.async_api import Dialog
 from playwright.async_api import Error as PlaywrightError
 
-from pagelens.actions.models import DialogInfo
+from pagelens.actions.models import ActionResult, DialogInfo
 
 Answer = Literal["accept", "dismiss"]
+
+
+class ParkedAction(Protocol):
+    """An element action whose dialog is open: it ends when the dialog is answered."""
+
+    async def finish(self, message: str) -> ActionResult:
+        """Verify and report the action, `message` saying how its dialog was answered."""
+        ...
+
+    async def discard(self) -> None:
+        """Let it go unreported (the next call answered the dialog by the policy)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -39,17 +51,43 @@ class DialogPolicy:
 
 
 class DialogBox:
-    """The dialogs of one tab."""
+    """The dialogs of one tab, and what waits on them: the input a dialog interrupted and
+    the action it belongs to."""
 
     def __init__(self, policy: DialogPolicy) -> None:
         self.policy = policy
-        self.hold = False  # True while an element action runs
         self.opened = asyncio.Event()
+        self._holding = False  # while an element action runs: a dialog waits for the agent
         self._pending: Dialog | None = None
         self._pending_info: DialogInfo | None = None
         self._unreported: DialogInfo | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self.blocked: asyncio.Task[None] | None = None  # input waiting for the dialog to close
+        self._blocked: asyncio.Future[object] | None = None  # input waiting for the dialog to close
+        self._parked: ParkedAction | None = None
+
+    def hold(self) -> None:
+        """From now on a dialog waits for the agent (the policy answers it after a while)."""
+        self._holding = True
+
+    def stop_holding(self) -> None:
+        """From now on a dialog is answered by the policy at once."""
+        self._holding = False
+
+    def block(self, input_task: asyncio.Future[object]) -> None:
+        """`input_task` (a click, typing) cannot finish until the open dialog is answered."""
+        self._blocked = input_task
+
+    def take_blocked(self) -> asyncio.Future[object] | None:
+        blocked, self._blocked = self._blocked, None
+        return blocked
+
+    def park(self, action: ParkedAction) -> None:
+        """`action` ends when the open dialog is answered."""
+        self._parked = action
+
+    def take_parked(self) -> ParkedAction | None:
+        parked, self._parked = self._parked, None
+        return parked
 
     @property
     def pending(self) -> DialogInfo | None:
@@ -67,7 +105,7 @@ class DialogBox:
         self._unreported = info
         self.opened.set()
         loop = asyncio.get_running_loop()
-        if self.hold:
+        if self._holding:
             self._timer = loop.call_later(self.policy.timeout, self._answer_later, dialog)
         else:
             loop.create_task(self.answer(None, None, by="policy"))

@@ -11,24 +11,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
-from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
+from pagelens.browser.loading import ScrollLoad
 from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
 from pagelens.engine.models import CompactSummary
-
-NAVIGATION_ACTIONS: frozenset[str] = frozenset({"navigate", "refresh", "back", "forward", "new_tab"})
-
-Action = Literal[
-    # tabs and navigation
-    "navigate", "refresh", "back", "forward", "new_tab", "switch_tab", "close_tab", "list_tabs",
-    # element actions
-    "click", "double_click", "hover", "focus", "type", "set_value", "clear", "press", "select",
-    "check", "uncheck", "scroll", "scroll_to_load", "upload_file", "wait_for",
-    # page
-    "handle_dialog", "screenshot",
-    # background mode
-    "result",
-]  # fmt: skip
+from pagelens.errors import PagelensError
 
 AnalyzeWhat = Literal[
     "page_summary", "interactive", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result"
@@ -55,34 +43,18 @@ class _Request(BaseModel):
 
 
 class InteractRequest(_Request):
-    """One `interact` call. Which parameters an action reads:
+    """One `interact` call. `action` says what to do; the actions, with the parameters each
+    reads, are declared on their handlers (actions/registry.py, docs/actions.md).
 
-    - navigate: url (required), tab_id, new_tab, summary. new_tab: url (default about:blank),
-      summary. refresh/back/forward: tab_id, summary. switch_tab/close_tab: tab_id.
-    - Targets (click, double_click, hover, focus, type, set_value, clear, press, select,
-      check, uncheck, scroll, scroll_to_load, upload_file, wait_for): element_id (a stable id from any view,
-      "12.5" inside frame 12), or selector (CSS, or text=, role=, aria-label=, label=,
-      placeholder=; `role=button[name="Save"]` narrows by name), or x and y (viewport
-      pixels, click/double_click/hover only); `frame` (a frame element's id) scopes a
-      selector to that frame.
-    - type: text (appended). set_value: value or text (replaces). press: key ("Enter",
-      "Control+A"), target optional. select: value (option value or label; a list selects
-      several). scroll: value "down" (default), "up", "top", "bottom" or a number of pixels;
-      with a target and no value, scrolls it into view; with a target and a value, scrolls
-      inside it. upload_file: value (a path or a list of paths). wait_for: text, a target,
-      or url (substring, or a glob with *), waiting up to value ms (default 10000); value
-      alone waits that many ms. scroll_to_load: a virtual list or infinite scroll (a
-      scrollableContainers id of the semantic view, or anything inside it; no target: the
-      page) is scrolled until value (default 100) new items show, the end is reached and
-      nothing more loads, or 15 s; `loaded` says how many items and controls are new.
-    - handle_dialog: value "accept" (default) or "dismiss", text for a prompt.
-    - screenshot: the viewport as a JPEG at most 1024 px wide; with element_id or selector,
-      that element alone (analyze screenshot also takes full_page, marks, screenshot_hash).
-    - result: command_id; long-polls up to 15 s.
-    - background: queue the action, return {queued, command_id} at once.
+    Targets: element_id (a stable id from any view, "12.5" inside frame 12), or selector
+    (CSS, or text=, role=, aria-label=, label=, placeholder=; `role=button[name="Save"]`
+    narrows by name), or x and y (viewport pixels, where the action takes a point);
+    `frame` (a frame element's id) scopes a selector to that frame. tab_id picks the tab
+    (default: the active one). background: queue the action and return {queued,
+    command_id} at once; `result` fetches it.
     """
 
-    action: Action
+    action: str = Field(json_schema_extra=lambda schema: schema.update(enum=list(registry.SPECS)))
     url: str | None = None
     tab_id: str | None = None
     new_tab: bool = False
@@ -100,7 +72,7 @@ class InteractRequest(_Request):
 
     @model_validator(mode="after")
     def _check_action_parameters(self) -> InteractRequest:
-        _require_action_parameters(self)
+        registry.check(self)
         return self
 
     @property
@@ -110,66 +82,7 @@ class InteractRequest(_Request):
     @property
     def wants_summary(self) -> bool:
         """Navigation actions only, and never in background mode."""
-        return self.summary and not self.background and self.action in NAVIGATION_ACTIONS
-
-
-def _require_action_parameters(r: InteractRequest) -> None:
-    def missing(name: str, why: str) -> InvalidParameterError:
-        return InvalidParameterError(name, f"required by action {r.action!r}: {why}")
-
-    targets = sum(v is not None for v in (r.element_id, r.selector)) + (r.x is not None or r.y is not None)
-    if targets > 1:
-        raise InvalidParameterError("element_id", "give one target: element_id, selector, or x and y")
-    if (r.x is None) != (r.y is None):
-        raise InvalidParameterError("y" if r.y is None else "x", "x and y go together")
-    if r.x is not None and r.action not in ("click", "double_click", "hover"):
-        raise InvalidParameterError("x", f"coordinates only target click, double_click and hover, not {r.action}")
-    if r.frame is not None and r.selector is None:
-        raise InvalidParameterError("frame", "frame scopes a selector; element ids carry their frame already")
-    match r.action:
-        case "navigate" if not r.url:
-            raise missing("url", "the address to load")
-        case "switch_tab" if not r.tab_id:
-            raise missing("tab_id", "the tab to switch to (see list_tabs)")
-        case "result" if not r.command_id:
-            raise missing("command_id", "the id returned by a background call")
-        case "type" if r.text is None:
-            raise missing("text", "the text to type")
-        case "set_value" if r.value is None and r.text is None:
-            raise missing("value", "the new value")
-        case "press" if not r.key:
-            raise missing("key", 'a key or chord such as "Enter" or "Control+A"')
-        case "select" if r.value is None:
-            raise missing("value", "the option's value or label")
-        case "upload_file" if r.value is None:
-            raise missing("value", "the path of the file to upload")
-        case "wait_for" if not (r.has_target or r.text or r.url or r.value is not None):
-            raise missing("text", "what to wait for: text, element_id/selector, url, or value (ms)")
-        case "handle_dialog" if r.value is not None and r.value not in ("accept", "dismiss"):
-            raise InvalidParameterError("value", 'handle_dialog takes "accept" or "dismiss"')
-        case (
-            "click"
-            | "double_click"
-            | "hover"
-            | "focus"
-            | "set_value"
-            | "clear"
-            | "select"
-            | "check"
-            | "uncheck"
-            | "upload_file"
-        ) if not r.has_target:
-            raise missing("element_id", "the element to act on (element_id, selector, or x and y)")
-        case _:
-            pass
-    if r.action == "scroll" and isinstance(r.value, list):
-        raise InvalidParameterError("value", "scroll takes a direction or a number of pixels")
-    if r.action == "wait_for" and r.value is not None and not isinstance(r.value, (int, float)):
-        raise InvalidParameterError("value", "wait_for takes a number of milliseconds")
-    if r.action == "scroll_to_load" and r.value is not None and not (
-        isinstance(r.value, (int, float)) and r.value == int(r.value) and 1 <= r.value <= MAX_ITEMS_LIMIT
-    ):
-        raise InvalidParameterError("value", f"scroll_to_load takes a number of items from 1 to {MAX_ITEMS_LIMIT}")
+        return self.summary and not self.background and registry.SPECS[self.action].navigates
 
 
 class AnalyzeRequest(_Request):
@@ -319,6 +232,12 @@ class ActionResult(BaseModel):
     mime_type: str | None = None
     screenshot: dict[str, Any] | None = None
     loaded: ScrollLoad | None = None  # scroll_to_load: what came into view
+
+    @classmethod
+    def failure(cls, action: str, exc: PagelensError) -> ActionResult:
+        """`action` failed with `exc`: its code, message and details (``covering``...)."""
+        details = getattr(exc, "details", {})
+        return cls(success=False, action=action, error=exc.code, message=exc.message, **details)
 
     def to_json(self) -> dict[str, Any]:
         data = self.model_dump(mode="json", exclude_none=True)

@@ -25,11 +25,12 @@ from pagelens.actions.errors import ActionError, InvalidParameterError
 from pagelens.actions.models import ActionResult, DialogInfo, InteractRequest
 from pagelens.actions.navigation import SUMMARY_TIMEOUT_S, take_summary
 from pagelens.actions.observe import Watch
+from pagelens.actions.registry import SPECS, action, need
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
 from pagelens.browser import loading
-from pagelens.browser.loading import ScrollLoad
+from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
 from pagelens.errors import ErrorCode
 
 MAX_WAIT_MS = 60_000
@@ -57,10 +58,20 @@ class Done:
 
 @dataclass
 class Parked:
-    """An action whose dialog is open: finished by handle_dialog (or the policy)."""
+    """An action whose dialog is open: finished by handle_dialog (or discarded when the
+    next call answers the dialog by the policy)."""
 
+    tab: Tab
     watch: Watch
     done: Done
+    options: ActionOptions
+
+    async def finish(self, message: str) -> ActionResult:
+        self.done.message = message
+        return await conclude(self.tab, "handle_dialog", self.watch, self.done, self.options)
+
+    async def discard(self) -> None:
+        await self.watch.discard()
 
 
 class Act:
@@ -125,7 +136,7 @@ class Act:
             return
         if tab.dialogs.pending:
             task.add_done_callback(_consume)
-            tab.dialogs.blocked = task
+            tab.dialogs.block(task)
             return
         task.cancel()
         raise ActionError(ErrorCode.TIMEOUT, f"the input did not complete within {self.options.input_timeout:g} s")
@@ -166,14 +177,35 @@ async def _click(act: Act, *, double: bool) -> Done:
     return Done(f"{verb} {describe(target)}", target)
 
 
+@action(
+    "click",
+    "Click the element (or the point x, y) with a real mouse.",
+    kind="element",
+    target="required",
+    points=True,
+)
 async def click(act: Act) -> Done:
     return await _click(act, double=False)
 
 
+@action(
+    "double_click",
+    "Double-click the element (or the point x, y).",
+    kind="element",
+    target="required",
+    points=True,
+)
 async def double_click(act: Act) -> Done:
     return await _click(act, double=True)
 
 
+@action(
+    "hover",
+    "Move the mouse over the element (or to the point x, y).",
+    kind="element",
+    target="required",
+    points=True,
+)
 async def hover(act: Act) -> Done:
     r = act.request
     if r.x is not None and r.y is not None:
@@ -186,6 +218,7 @@ async def hover(act: Act) -> Done:
     return Done(f"hovering over {describe(target)}", target)
 
 
+@action("focus", "Give the element the keyboard focus.", kind="element", target="required")
 async def focus(act: Act) -> Done:
     target = await act.target()
     await act.ready(target, pointer=False, enabled=False)
@@ -215,6 +248,14 @@ async def _write(act: Act, text: str, *, replace: bool) -> Target:
     return target
 
 
+@action(
+    "type",
+    "Type text (appended) into the element, or where the focus is when no target is given.",
+    kind="element",
+    target="optional",
+    reads=("text",),
+    needs=(need("text", "the text to type"),),
+)
 async def type_text(act: Act) -> Done:
     text = act.request.text or ""
     if not act.request.has_target:
@@ -233,12 +274,21 @@ def _text_value(request: InteractRequest) -> str:
     return value or ""
 
 
+@action(
+    "set_value",
+    "Replace the element's value with value (or text).",
+    kind="element",
+    target="required",
+    reads=("value", "text"),
+    needs=(need("value", "the new value", lambda r: r.value is not None or r.text is not None, alone=False),),
+)
 async def set_value(act: Act) -> Done:
     value = _text_value(act.request)
     target = await _write(act, value, replace=True)
     return Done(f"set the value of {describe(target)}{await _mismatch(act, target, value)}", target)
 
 
+@action("clear", "Empty the field.", kind="element", target="required")
 async def clear(act: Act) -> Done:
     target = await _write(act, "", replace=True)
     return Done(f"cleared {describe(target)}{await _mismatch(act, target, '')}", target)
@@ -274,6 +324,14 @@ def normalize_key(key: str) -> str:
     return "+".join(_KEY_NAMES.get(p.lower(), p) if len(p) > 1 else p for p in parts)
 
 
+@action(
+    "press",
+    'Press key ("Enter", "Control+A") on the element, or where the focus is.',
+    kind="element",
+    target="optional",
+    reads=("key",),
+    needs=(need("key", 'a key or chord such as "Enter" or "Control+A"', lambda r: bool(r.key)),),
+)
 async def press(act: Act) -> Done:
     key = normalize_key(act.request.key or "")
     target = None
@@ -291,6 +349,14 @@ async def press(act: Act) -> Done:
     return Done(f"pressed {key}{where}", target, element_found=target is not None)
 
 
+@action(
+    "select",
+    "Choose options of a select or listbox by value or label (value; a list selects several).",
+    kind="element",
+    target="required",
+    reads=("value",),
+    needs=(need("value", "the option's value or label"),),
+)
 async def select(act: Act) -> Done:
     value = act.request.value
     wanted = [str(v) for v in value] if isinstance(value, list) else [_text_value(act.request)]
@@ -365,14 +431,42 @@ async def _set_checked(act: Act, checked: bool) -> Done:
     return Done(f"{verb} {describe(target)}", target)
 
 
+@action("check", "Tick a checkbox, radio or switch.", kind="element", target="required")
 async def check(act: Act) -> Done:
     return await _set_checked(act, True)
 
 
+@action("uncheck", "Untick a checkbox or switch.", kind="element", target="required")
 async def uncheck(act: Act) -> Done:
     return await _set_checked(act, False)
 
 
+def _check_scroll(r: InteractRequest) -> None:
+    if isinstance(r.value, list):
+        raise InvalidParameterError("value", "scroll takes a direction or a number of pixels")
+
+
+def _check_scroll_to_load(r: InteractRequest) -> None:
+    if r.value is not None and not (
+        isinstance(r.value, int | float) and r.value == int(r.value) and 1 <= r.value <= MAX_ITEMS_LIMIT
+    ):
+        raise InvalidParameterError("value", f"scroll_to_load takes a number of items from 1 to {MAX_ITEMS_LIMIT}")
+
+
+def _check_wait_for(r: InteractRequest) -> None:
+    if r.value is not None and not isinstance(r.value, int | float):
+        raise InvalidParameterError("value", "wait_for takes a number of milliseconds")
+
+
+@action(
+    "scroll",
+    'Scroll the page or inside the target: value "down" (default), "up", "top", "bottom" or '
+    "pixels; a target without value is scrolled into view.",
+    kind="element",
+    target="optional",
+    reads=("value",),
+    check=_check_scroll,
+)
 async def scroll(act: Act) -> Done:
     value = act.request.value
     how = value if value is not None else "down"
@@ -404,6 +498,15 @@ def _number(value: str | float | list[str] | None, kind: type[N], *, default: N)
     return kind(value)
 
 
+@action(
+    "scroll_to_load",
+    "Scroll a virtual list or infinite scroll (the target, or the page) until value (default "
+    "100) new items show, the end is reached, or 15 s; `loaded` counts the new items.",
+    kind="element",
+    target="optional",
+    reads=("value",),
+    check=_check_scroll_to_load,
+)
 async def scroll_to_load(act: Act) -> Done:
     max_items = _number(act.request.value, int, default=100)
     target: Target | None = None
@@ -428,6 +531,14 @@ def _scrolled(what: str, moved: dict[str, Any]) -> str:
     return f"scrolled {what} from {moved['before']} to {where}"
 
 
+@action(
+    "upload_file",
+    "Attach files to a file input: value is a path or a list of paths.",
+    kind="element",
+    target="required",
+    reads=("value",),
+    needs=(need("value", "the path of the file to upload"),),
+)
 async def upload_file(act: Act) -> Done:
     value = act.request.value
     paths = [str(v) for v in value] if isinstance(value, list) else [str(value)]
@@ -462,6 +573,23 @@ def _locator(act: Act, target: Target) -> Any:
     return scope.locator(f'[data-llm-id="{target.local_id}"]')
 
 
+@action(
+    "wait_for",
+    "Wait up to value ms (default 10000) for text, the target, or url (a substring or a * glob) "
+    "to appear; value alone waits that long.",
+    kind="element",
+    target="optional",
+    reads=("text", "url", "value"),
+    needs=(
+        need(
+            "text",
+            "what to wait for: text, element_id/selector, url, or value (ms)",
+            lambda r: bool(r.has_target or r.text or r.url or r.value is not None),
+            alone=False,
+        ),
+    ),
+    check=_check_wait_for,
+)
 async def wait_for(act: Act) -> Done:
     r = act.request
     limit_ms = min(_number(r.value, float, default=act.options.wait_timeout * 1000), MAX_WAIT_MS)
@@ -505,36 +633,17 @@ async def _wait_for_element(act: Act, limit_ms: float) -> Done:
             await bridge.call(world, "waitForChange", int(remaining * 1000), timeout=remaining + 2.0)
 
 
-HANDLERS: dict[str, Callable[[Act], Awaitable[Done]]] = {
-    "click": click,
-    "double_click": double_click,
-    "hover": hover,
-    "focus": focus,
-    "type": type_text,
-    "set_value": set_value,
-    "clear": clear,
-    "press": press,
-    "select": select,
-    "check": check,
-    "uncheck": uncheck,
-    "scroll": scroll,
-    "scroll_to_load": scroll_to_load,
-    "upload_file": upload_file,
-    "wait_for": wait_for,
-}
-
-
 # ---- running an action and verifying it
 
 
 async def perform(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
     act = Act(tab, request, options)
     watch = await Watch.start(tab)
-    tab.dialogs.hold = True
+    tab.dialogs.hold()
     try:
-        done = await HANDLERS[request.action](act)
+        done = await SPECS[request.action].handler(act)
     except BaseException:
-        tab.dialogs.hold = False
+        tab.dialogs.stop_holding()
         await watch.discard()
         raise
     return await conclude(tab, request.action, watch, done, options)
@@ -547,7 +656,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
             await _settle_unless_dialog(tab, watch, options)
         verdict = await watch.finish(element_found=done.element_found)
     finally:
-        tab.dialogs.hold = False
+        tab.dialogs.stop_holding()
     target = done.target
     result = ActionResult(
         success=True,
@@ -562,7 +671,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     if target is not None and target.healed_from is not None:
         result.healed, result.old_id, result.new_id = True, target.healed_from, target.id
     if tab.dialogs.pending:
-        tab.parked = Parked(watch, done)
+        tab.dialogs.park(Parked(tab, watch, done, options))
         pending = tab.dialogs.pending
         result.message = f"{done.message}; {_dialog_prompt(pending)}"
         return result
@@ -610,22 +719,21 @@ async def _settle_unless_dialog(tab: Tab, watch: Watch, options: ActionOptions) 
 async def handle_dialog(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
     """Answer the open dialog; finish the action that opened it, if one is waiting."""
     answer: Literal["accept", "dismiss"] = "dismiss" if request.value == "dismiss" else "accept"
-    tab.dialogs.hold = True
+    tab.dialogs.hold()
     info = await tab.dialogs.answer(answer, request.text, by="agent")
     if info is None:
-        tab.dialogs.hold = False
+        tab.dialogs.stop_holding()
         last = tab.dialogs.take_report()
         raise ActionError(
             ErrorCode.NO_DIALOG,
             "no dialog is open" + (f"; the last one ({last.type}) was {last.handled} by the {last.by}" if last else ""),
         )
     await _unblock(tab, options)
-    parked, tab.parked = tab.parked, None
+    parked = tab.dialogs.take_parked()
     verb = "accepted" if answer == "accept" else "dismissed"
     message = f"{verb} the {info.type} dialog {info.message!r}"
     if parked is not None:
-        parked.done.message = message
-        return await conclude(tab, "handle_dialog", parked.watch, parked.done, options)
+        return await parked.finish(message)
     watch = await Watch.start(tab)
     return await conclude(tab, "handle_dialog", watch, Done(message, element_found=False), options)
 
@@ -635,9 +743,9 @@ async def release(tab: Tab, options: ActionOptions) -> str | None:
     that waited for it is let go. Returns what was done, for the call's message."""
     answered = await tab.dialogs.answer(None, None, by="policy") if tab.dialogs.pending else None
     await _unblock(tab, options)
-    parked, tab.parked = tab.parked, None
+    parked = tab.dialogs.take_parked()
     if parked is not None:
-        await parked.watch.discard()
+        await parked.discard()
     if answered is None:
         return None
     what = f"the open {answered.type} dialog {answered.message!r}"
@@ -645,6 +753,6 @@ async def release(tab: Tab, options: ActionOptions) -> str | None:
 
 
 async def _unblock(tab: Tab, options: ActionOptions) -> None:
-    blocked, tab.dialogs.blocked = tab.dialogs.blocked, None
+    blocked = tab.dialogs.take_blocked()
     if blocked is not None:
         await asyncio.wait({blocked}, timeout=options.input_timeout)

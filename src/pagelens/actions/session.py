@@ -10,7 +10,6 @@ from an earlier action still freezes the page.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,13 +17,15 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.actions import analyze as views
-from pagelens.actions import navigation, perform, screenshots
+from pagelens.actions import navigation, perform
 from pagelens.actions.commands import CommandStore
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.errors import ActionError
 from pagelens.actions.models import ActionResult, AnalyzeRequest, AnalyzeResult, InteractRequest
+from pagelens.actions.registry import SPECS
 from pagelens.actions.runtime import BrowserOptions, BrowserRuntime
 from pagelens.actions.settle import SettlePolicy
+from pagelens.actions.tab_actions import TabCall
 from pagelens.actions.tabs import Tabs
 from pagelens.budget import DEFAULT_MAX_TOKENS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
@@ -124,8 +125,12 @@ class Session:
 
     async def interact(self, request: InteractRequest | dict[str, Any]) -> dict[str, Any]:
         req = InteractRequest.parse(request)
-        if req.action == "result":
-            return await self._result(req.command_id or "")
+        spec = SPECS[req.action]
+        if spec.kind == "command":
+            answer: dict[str, Any] = await spec.handler(
+                TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
+            )
+            return answer
         if req.background:
             command_id = self.commands.submit(req.action, lambda: self._run_quietly(req))
             return ActionResult(
@@ -134,24 +139,12 @@ class Session:
             ).to_json()  # fmt: skip
         return await self._run(req)
 
-    async def _result(self, command_id: str) -> dict[str, Any]:
-        try:
-            result = await self.commands.result(command_id)
-        except ActionError as exc:
-            return _failure("result", exc).to_json()
-        if result is None:
-            return ActionResult(
-                success=True, action="result", queued=True, command_id=command_id,
-                message="still running: ask for the result again",
-            ).to_json()  # fmt: skip
-        return result
-
     async def _run_quietly(self, req: InteractRequest) -> dict[str, Any]:
         """A background command: even a bad parameter found late becomes its result."""
         try:
             return await self._run(req)
         except InvalidRequestError as exc:
-            return _failure(req.action, exc).to_json()
+            return ActionResult.failure(req.action, exc).to_json()
 
     async def _run(self, req: InteractRequest) -> dict[str, Any]:
         result = await self._locked(req.action, lambda restarted: self._dispatch(req))
@@ -171,7 +164,7 @@ class Session:
                 except (PagelensError, PlaywrightError, TimeoutError) as exc:
                     if attempt == 1 and not self._runtime.alive():
                         continue
-                    result = _failure(action, _typed(exc))
+                    result = ActionResult.failure(action, _typed(exc))
                 if isinstance(result, ActionResult) and restarted:
                     result.browser_restarted = True
                 return result
@@ -184,63 +177,18 @@ class Session:
         return True
 
     async def _dispatch(self, req: InteractRequest) -> ActionResult:
-        action = req.action
-        if action == "new_tab":
-            opener = self.tabs.active_url()
-            tab = await self.tabs.open()
-            await self.tabs.activate(tab)
-            if not req.url:
-                return ActionResult(
-                    success=True,
-                    action=action,
-                    url=tab.playwright_page.url,
-                    tab_id=tab.id,
-                    message=f"opened tab {tab.id}",
-                )
-            return await navigation.navigate(
-                tab, req.url, self._navigation, summary=req.wants_summary, action=action, base=opener
-            )
-        if action == "list_tabs":
-            return ActionResult(success=True, action=action, tabs=await self.tabs.infos())
-        tab = await self.tabs.current(req.tab_id)
-        released = None if action == "handle_dialog" else await perform.release(tab, self._actions)
-        match action:
-            case "navigate":
-                base = tab.playwright_page.url
-                if req.new_tab:
-                    tab = await self.tabs.open()
-                    await self.tabs.activate(tab)
-                elif req.tab_id is not None:
-                    await self.tabs.activate(tab)
-                result = await navigation.navigate(
-                    tab, req.url or "", self._navigation, summary=req.wants_summary, base=base
-                )
-            case "refresh" | "back" | "forward":
-                result = await navigation.history(tab, action, self._navigation, summary=req.wants_summary)
-            case "switch_tab":
-                await self.tabs.activate(tab)
-                with contextlib.suppress(PlaywrightError):  # a courtesy, never a failure
-                    await tab.playwright_page.wait_for_load_state(
-                        "load", timeout=self.options.navigation_timeout * 1000
-                    )
-                result = ActionResult(
-                    success=True, action=action, tab_id=tab.id, url=tab.playwright_page.url,
-                    title=await tab.title(), message=f"switched to tab {tab.id}",
-                )  # fmt: skip
-            case "close_tab":
-                await self.tabs.close(tab)
-                result = ActionResult(success=True, action=action, tab_id=tab.id, message=f"closed tab {tab.id}")
-            case "handle_dialog":
-                result = await perform.handle_dialog(tab, req, self._actions)
-            case "screenshot":
-                shot = await screenshots.take(tab, element_id=req.element_id, selector=req.selector, frame=req.frame)
-                facts = {k: v for k, v in screenshots.describe(shot).items() if k not in ("url", "mime_type")}
-                result = ActionResult(
-                    success=True, action=action, tab_id=tab.id, url=shot.url,
-                    image=shot.image_base64, mime_type=shot.mime_type, screenshot=facts,
-                )  # fmt: skip
-            case _:
-                result = await perform.perform(tab, req, self._actions)
+        spec = SPECS[req.action]
+        call = TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
+        if spec.kind == "session":
+            result: ActionResult = await spec.handler(call)
+            return result
+        tab = call.tab = await self.tabs.current(req.tab_id)
+        released = None if spec.answers_dialog else await perform.release(tab, self._actions)
+        if spec.kind == "element":
+            result = await perform.perform(tab, req, self._actions)
+        else:
+            result = await spec.handler(call)
+            tab = call.current  # navigate may have opened the tab it went to
         if result.tab_id is None:
             result.tab_id = tab.id
         if result.observations is None:
@@ -260,7 +208,7 @@ class Session:
             try:
                 return AnalyzeResult(data=self.commands.status(req.query))
             except ActionError as exc:
-                return AnalyzeResult(data=_failure("analyze", exc).to_json())
+                return AnalyzeResult(data=ActionResult.failure("analyze", exc).to_json())
 
         async def read(restarted: bool) -> AnalyzeResult:
             if req.what == "tabs":
@@ -292,8 +240,3 @@ def _typed(exc: Exception) -> PagelensError:
         return ActionError(ErrorCode.TIMEOUT, f"the call took longer than {CALL_TIMEOUT_S:g} s")
     text = str(exc).strip()
     return ActionError(ErrorCode.BROWSER_ERROR, text.splitlines()[0] if text else type(exc).__name__)
-
-
-def _failure(action: str, exc: PagelensError) -> ActionResult:
-    details = getattr(exc, "details", {})
-    return ActionResult(success=False, action=action, error=exc.code, message=exc.message, **details)

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
@@ -20,9 +19,6 @@ from pagelens.actions.models import TabInfo
 from pagelens.browser.browser import Browser
 from pagelens.browser.page import Page
 from pagelens.errors import ErrorCode
-
-if TYPE_CHECKING:
-    from pagelens.actions.perform import Parked
 
 _RESTORE_TIMEOUT_S = 15.0
 _TITLE_TIMEOUT_S = 5.0
@@ -41,7 +37,6 @@ class Tab:
         self.requests = 0  # every request the page made
         self.navigations = 0  # main-frame navigation requests
         self.loads = 0  # main-frame load events
-        self.parked: Parked | None = None  # an action waiting for its dialog to be answered
         self.popups: list[str] = []  # ids of tabs this one opened
         self.page = page
         self.last_url = "about:blank"
@@ -199,7 +194,7 @@ class Tabs:
         self.bind(browser)
         for tab in list(self._tabs.values()):
             page = await browser.new_page()
-            tab.dialogs, tab.parked = DialogBox(self._policy), None
+            tab.dialogs = DialogBox(self._policy)
             self._watch(tab, page)
             if tab.last_url.startswith(_RESTORABLE):
                 with contextlib.suppress(PlaywrightError):

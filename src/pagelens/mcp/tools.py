@@ -10,6 +10,7 @@ from typing import Any
 
 from mcp.types import CallToolResult, Tool, ToolAnnotations
 
+from pagelens.actions import registry
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
 from pagelens.actions.session import Session
 from pagelens.mcp import descriptions
@@ -70,7 +71,9 @@ TOOLS: dict[str, ToolSpec] = {
             request=InteractRequest,
             description=descriptions.INTERACT
             + "\n\n"
-            + inspect.cleandoc(InteractRequest.__doc__ or ""),
+            + inspect.cleandoc(InteractRequest.__doc__ or "")
+            + "\n\n"
+            + registry.describe(),
             parameters=descriptions.INTERACT_PARAMETERS,
             annotations=ToolAnnotations(
                 title="Navigate and act", read_only_hint=False, open_world_hint=True
