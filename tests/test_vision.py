@@ -21,7 +21,7 @@ import pagelens
 from pagelens.actions import AnalyzeRequest, InvalidParameterError
 from pagelens.engine.models import SemanticNode
 from pagelens.vision import PageStats, page_stats, select_dom_mode
-from pagelens.vision import screenshot as screenshot_module
+from pagelens.vision import screenshots as screenshot_module
 from pagelens.vision.marks import mark_colour
 
 JPEG_MAGIC = b"\xff\xd8\xff"

@@ -4,7 +4,7 @@ views of a page."""
 
 from pagelens.vision.dom_mode import DomMode, PageStats, page_stats, select_dom_mode
 from pagelens.vision.models import Mark, Screenshot, ScreenshotRequest
-from pagelens.vision.screenshot import screenshot
+from pagelens.vision.screenshots import screenshot
 
 __all__ = [
     "DomMode",
