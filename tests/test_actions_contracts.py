@@ -5,6 +5,7 @@ the background command store."""
 from __future__ import annotations
 
 import asyncio
+from typing import get_args
 
 import pytest
 
@@ -12,10 +13,12 @@ import pagelens
 from pagelens.actions import ActionResult, AnalyzeRequest, InteractRequest, InvalidParameterError
 from pagelens.actions.commands import CommandStore
 from pagelens.actions.errors import ActionError
+from pagelens.actions.models import AnalyzeWhat
 from pagelens.actions.navigation import check_url
 from pagelens.actions.perform import normalize_key
 from pagelens.actions.targets import parse_selector
 from pagelens.engine.ids import ElementId
+from pagelens.engine.models import VIEWS
 
 
 @pytest.mark.parametrize(
@@ -57,6 +60,10 @@ def test_analyze_parameters_are_checked_too() -> None:
         AnalyzeRequest.parse({"what": "semantic", "world": "main"})
     assert caught.value.parameter == "world"
     assert AnalyzeRequest.parse({"what": "page_summary", "world": "main"}).world == "main"
+    # One name per view; the earlier names still reach the same views.
+    assert AnalyzeRequest.parse({"what": "page_summary"}).what == "full"
+    assert AnalyzeRequest.parse({"what": "interactive"}).what == "interaction"
+    assert set(VIEWS) - {"compact"} <= set(get_args(AnalyzeWhat))
 
 
 def test_summary_applies_to_navigation_only_and_never_in_background() -> None:

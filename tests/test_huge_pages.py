@@ -186,15 +186,15 @@ def test_small_views_keep_the_substring_filter() -> None:
         {"id": str(i), "role": "link", "name": name} for i, name in enumerate(["Volume 1", "Volume 10", "Atlas"])
     ]
     view["aimap"] = {c["id"]: f"#c{c['id']}" for c in view["controls"]}
-    out = fit_view("interactive", view, FitRequest(query="volume 1"))
+    out = fit_view("interaction", view, FitRequest(query="volume 1"))
     assert [c["name"] for c in out["controls"]] == ["Volume 1", "Volume 10"]
     assert out["aimap"] == {"0": "#c0", "1": "#c1"} and out["original_node_count"] == 3
-    assert fit_view("interactive", view, FitRequest()) == view  # fits, no query: as it was
+    assert fit_view("interaction", view, FitRequest()) == view  # fits, no query: as it was
     # No name contains it as written: the ranker's choice.
-    ranked = fit_view("interactive", view, FitRequest(query="open the atlas map"))
+    ranked = fit_view("interaction", view, FitRequest(query="open the atlas map"))
     assert [c["name"] for c in ranked["controls"]] == ["Atlas"] and "bm25" in ranked["filter_reason"]
     with pytest.raises(PageOutOfRangeError):
-        fit_view("interactive", view, FitRequest(page=2))
+        fit_view("interaction", view, FitRequest(page=2))
 
 
 def test_long_markdown_is_cut_into_blocks() -> None:

@@ -54,13 +54,13 @@ def _budgeted(view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ra
 
 
 async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
-    """page_summary, interactive, semantic, skeleton or screenshot of `tab`, whole."""
+    """full, interaction, semantic, skeleton, markdown or screenshot of `tab`, whole."""
     page = tab.page
     match request.what:
-        case "page_summary":
+        case "full":
             view = await (_main_world_summary(tab) if request.world == "main" else page.summary("full"))
             return AnalyzeResult(data=view.model_dump(mode="json"))
-        case "interactive":
+        case "interaction":
             model = (await page.interaction_model()).model_dump(mode="json", exclude_none=True)
             await _remember(
                 tab,

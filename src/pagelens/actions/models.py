@@ -9,20 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
 from pagelens.browser.loading import ScrollLoad
 from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
-from pagelens.engine.models import CompactSummary
+from pagelens.engine.models import VIEW_ALIASES, CompactSummary
 from pagelens.errors import PagelensError
 
-AnalyzeWhat = Literal[
-    "page_summary", "interactive", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result"
-]  # fmt: skip
+AnalyzeWhat = Literal["full", "interaction", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result"]
 # The views that have a content hash (and so answer if_changed_since).
-HASHED_VIEWS: frozenset[str] = frozenset({"page_summary", "interactive", "semantic", "skeleton", "markdown"})
+HASHED_VIEWS: frozenset[str] = frozenset({"full", "interaction", "semantic", "skeleton", "markdown"})
 
 
 class _Request(BaseModel):
@@ -88,23 +86,24 @@ class InteractRequest(_Request):
 class AnalyzeRequest(_Request):
     """One `analyze` call.
 
-    what: page_summary (the full summary), interactive (the interaction model),
+    what: full (the full summary), interaction (the interaction model),
     semantic (the V3 tree), skeleton, markdown (the main content as Markdown, without
     navigation, ads, footers or cookie banners, with title, byline, site_name, published,
     language, word_count), screenshot (a JPEG at most 1024 px wide),
     tabs, command_result (`query` = a command id: that command's status without waiting; no
-    query: every kept command). world (page_summary only): "isolated" (default: the
+    query: every kept command). world (full only): "isolated" (default: the
     page can neither see nor disturb the engine) or "main" (the page's own world).
     include_offscreen: semantic only.
 
-    Huge pages (interactive, semantic, skeleton, markdown): a view is cut to max_tokens
+    Huge pages (interaction, semantic, skeleton, markdown): a view is cut to max_tokens
     (default 4,000). query keeps the controls (skeleton elements, markdown blocks) whose
     text contains it (case-insensitive), or, when none does, the ones most relevant to it
     (BM25), best first when they still do not fit. Without a query, a view too big comes
     in pages: page (default 1) picks one. A cut view says dom_filtered, filter_reason,
     original_node_count, token_reduction (percent), and page/pages when there are several.
     Every view has a hash; if_changed_since=<that hash> answers {unchanged: true} when the
-    page still shows the same (a scroll counts as a change for interactive and semantic).
+    page still shows the same (a scroll counts as a change for interaction and semantic).
+    The earlier names page_summary (full) and interactive (interaction) still work.
 
     screenshot only: full_page (the whole page, not the viewport), element_id or selector
     (that element alone, scrolled into view), marks (Set-of-Marks: every visible control's
@@ -127,10 +126,15 @@ class AnalyzeRequest(_Request):
     page: int | None = Field(None, ge=1, le=100_000)
     if_changed_since: str | None = None
 
+    @field_validator("what", mode="before")
+    @classmethod
+    def _canonical_name(cls, what: object) -> object:
+        return VIEW_ALIASES.get(what, what) if isinstance(what, str) else what
+
     @model_validator(mode="after")
     def _check(self) -> AnalyzeRequest:
-        if self.world == "main" and self.what != "page_summary":
-            raise InvalidParameterError("world", f"world='main' applies to page_summary only, not {self.what}")
+        if self.world == "main" and self.what != "full":
+            raise InvalidParameterError("world", f"world='main' applies to full only, not {self.what}")
         if self.what != "screenshot":
             for name in SCREENSHOT_PARAMETERS:
                 if name in self.model_fields_set:

@@ -96,7 +96,7 @@ async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, fra
                 raise ActionError(
                     ErrorCode.NOT_FOUND,
                     f"no element with id {element_id} on this page; take a fresh view "
-                    "(analyze interactive or semantic)",
+                    "(analyze interaction or semantic)",
                 )
             healed = await heal(world, prefix, element_id, was)
             target = _target(world, path, healed, doc)

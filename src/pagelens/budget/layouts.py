@@ -104,7 +104,7 @@ def _node_text(node: dict[str, Any]) -> str:
 
 
 LAYOUTS: dict[str, ListLayout | TextLayout] = {
-    "interactive": ListLayout("controls", "controls", _control_text, _aimap_entry, _rebuild_interaction),
+    "interaction": ListLayout("controls", "controls", _control_text, _aimap_entry, _rebuild_interaction),
     "semantic": ListLayout("interactive_tree", "nodes", _node_text),
     "skeleton": TextLayout("html", "elements", "\n"),
     "markdown": TextLayout("content", "blocks", "\n\n"),  # pagelens.extraction's Extraction

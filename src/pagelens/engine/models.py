@@ -26,6 +26,9 @@ PageType = Literal[
 
 ViewMode = Literal["compact", "full", "interaction", "semantic", "skeleton"]
 VIEWS: tuple[str, ...] = ("compact", "full", "interaction", "semantic", "skeleton")
+# Earlier names of two views that agents may still send (analyze's `what`); each view has
+# one name everywhere else.
+VIEW_ALIASES: dict[str, str] = {"page_summary": "full", "interactive": "interaction"}
 
 
 class _Model(BaseModel):
@@ -78,7 +81,7 @@ class FullForm(_Model):
 
 
 class FullSummary(_View):
-    """The standalone page summary: analyze(what="page_summary")."""
+    """The standalone page summary: analyze(what="full")."""
 
     url: str
     title: str

@@ -30,7 +30,7 @@ INTERACT_PARAMETERS: dict[str, str] = {
     "tab_id": "The tab to act in (ids from list_tabs or analyze tabs); default: the active tab.",
     "new_tab": "navigate: open the URL in a new tab instead of the current one.",
     "element_id": (
-        "The target's stable id from any view (summary, interactive `id`, semantic `i`, "
+        "The target's stable id from any view (summary, interaction `id`, semantic `i`, "
         'skeleton `data-llm-id`); "12.5" is control 5 inside frame 12.'
     ),
     "selector": (
@@ -55,11 +55,12 @@ INTERACT_PARAMETERS: dict[str, str] = {
 
 ANALYZE_PARAMETERS: dict[str, str] = {
     "what": (
-        "page_summary (full summary), interactive (every control: id, role, name, states, "
+        "full (the full summary), interaction (every control: id, role, name, states, "
         "selector), semantic (compact tree of controls), skeleton (actionable HTML), "
         "markdown (the main content to read: no navigation, ads, footers or cookie banners; "
         "with title, byline, site_name, published, language, word_count), "
-        "screenshot (viewport JPEG, at most 1024 px wide), tabs, command_result."
+        "screenshot (viewport JPEG, at most 1024 px wide), tabs, command_result. The earlier "
+        "names page_summary and interactive still work."
     ),
     "tab_id": "The tab to read; default: the active tab.",
     "world": (
@@ -67,12 +68,12 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "(the page's own JavaScript world); the tool description says which views take it."
     ),
     "query": (
-        "interactive/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
+        "interaction/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
         "contains this, or, when none does, those most relevant to it (e.g. \"click the Export "
         'report button"). command_result: the command id to report.'
     ),
     "max_tokens": (
-        "interactive/semantic/skeleton/markdown: the most tokens the view may take (default "
+        "interaction/semantic/skeleton/markdown: the most tokens the view may take (default "
         "4000); a bigger view is cut by query relevance, or into pages."
     ),
     "include_offscreen": "semantic: keep controls outside the viewport (pruned by default).",

@@ -11,14 +11,14 @@ preview and counts. That summary is your orientation: do not call analyze just t
 what the page is after navigating. Pass summary=false when you do not need it.
 
 Act on an element with element_id, the stable id shown by any view (the summary's \
-actions, analyze interactive `id`, semantic `i`, skeleton `data-llm-id`; `12.5` is \
+actions, analyze interaction `id`, semantic `i`, skeleton `data-llm-id`; `12.5` is \
 control 5 inside frame 12), or with selector (CSS, or text=..., role=..., aria-label=..., \
 label=..., placeholder=...). Ids stay valid across captures; a stale id is re-found by \
 role and name when possible (the result then says healed). x and y click a point.
 
-Call analyze when the summary is not enough: what="interactive" lists every control \
+Call analyze when the summary is not enough: what="interaction" lists every control \
 with its id, role, name and states; "semantic" is the compact tree of controls; \
-"skeleton" is the actionable HTML; "page_summary" is the full summary (more headings, \
+"skeleton" is the actionable HTML; "full" is the full summary (more headings, \
 navigation links, forms); "screenshot" returns a JPEG (marks=true labels each control \
 with its id, for questions about how or where things look); "tabs" lists open tabs.
 

@@ -1,5 +1,5 @@
 // Page summaries: `compact` rides along with every navigation, `full` answers
-// analyze(what="page_summary"). One code path, two sizes.
+// analyze(what="full"). One code path, two sizes.
 
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';
 import { SelectorBuilder } from './selector.js';
