@@ -90,8 +90,8 @@ class AnalyzeRequest(_Request):
     semantic (the V3 tree), skeleton, markdown (the main content as Markdown, without
     navigation, ads, footers or cookie banners, with title, byline, site_name, published,
     language, word_count), screenshot (a JPEG at most 1024 px wide),
-    tabs, command_result (`query` = a command id: that command's status without waiting; no
-    query: every kept command). world (full only): "isolated" (default: the
+    tabs, command_result (command_id: that background command's status, without waiting;
+    no command_id: every kept command's). world (full only): "isolated" (default: the
     page can neither see nor disturb the engine) or "main" (the page's own world).
     include_offscreen: semantic only.
 
@@ -125,6 +125,7 @@ class AnalyzeRequest(_Request):
     screenshot_hash: str | None = Field(None, max_length=256)
     page: int | None = Field(None, ge=1, le=100_000)
     if_changed_since: str | None = None
+    command_id: str | None = None
 
     @field_validator("what", mode="before")
     @classmethod
@@ -133,6 +134,10 @@ class AnalyzeRequest(_Request):
 
     @model_validator(mode="after")
     def _check(self) -> AnalyzeRequest:
+        if self.command_id is not None and self.what != "command_result":
+            raise InvalidParameterError("command_id", f"applies to what='command_result' only, not {self.what}")
+        if self.what == "command_result" and self.query is not None:
+            raise InvalidParameterError("query", "command_result takes the command's id as command_id")
         if self.world == "main" and self.what != "full":
             raise InvalidParameterError("world", f"world='main' applies to full only, not {self.what}")
         if self.what != "screenshot":

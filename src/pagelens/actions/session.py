@@ -206,7 +206,7 @@ class Session:
         req = AnalyzeRequest.parse(request)
         if req.what == "command_result":
             try:
-                return AnalyzeResult(data=self.commands.status(req.query))
+                return AnalyzeResult(data=self.commands.status(req.command_id))
             except ActionError as exc:
                 return AnalyzeResult(data=ActionResult.failure("analyze", exc).to_json())
 

@@ -70,8 +70,9 @@ ANALYZE_PARAMETERS: dict[str, str] = {
     "query": (
         "interaction/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
         "contains this, or, when none does, those most relevant to it (e.g. \"click the Export "
-        'report button"). command_result: the command id to report.'
+        'report button").'
     ),
+    "command_id": "command_result: the background command to report (default: every kept command).",
     "max_tokens": (
         "interaction/semantic/skeleton/markdown: the most tokens the view may take (default "
         "4000); a bigger view is cut by query relevance, or into pages."
