@@ -5,7 +5,6 @@ the background command store."""
 from __future__ import annotations
 
 import asyncio
-from typing import get_args
 
 import pytest
 
@@ -13,7 +12,7 @@ import pagelens
 from pagelens.actions import ActionResult, AnalyzeRequest, InteractRequest, InvalidParameterError
 from pagelens.actions.commands import CommandStore
 from pagelens.actions.errors import ActionError
-from pagelens.actions.models import AnalyzeWhat
+from pagelens.actions.models import ANALYZE_WHAT
 from pagelens.actions.navigation import check_url
 from pagelens.actions.perform import normalize_key
 from pagelens.actions.targets import parse_selector
@@ -63,7 +62,10 @@ def test_analyze_parameters_are_checked_too() -> None:
     # One name per view; the earlier names still reach the same views.
     assert AnalyzeRequest.parse({"what": "page_summary"}).what == "full"
     assert AnalyzeRequest.parse({"what": "interactive"}).what == "interaction"
-    assert set(VIEWS) - {"compact"} <= set(get_args(AnalyzeWhat))
+    assert set(VIEWS) - {"compact"} <= set(ANALYZE_WHAT)
+    with pytest.raises(InvalidParameterError) as caught:
+        AnalyzeRequest.parse({"what": "everything"})
+    assert caught.value.parameter == "what"
 
 
 def test_summary_applies_to_navigation_only_and_never_in_background() -> None:

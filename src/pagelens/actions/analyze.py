@@ -19,7 +19,7 @@ from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
-from pagelens.engine.models import FullSummary
+from pagelens.engine.models import VIEW_SPECS, FullSummary
 from pagelens.errors import ErrorCode
 from pagelens.extraction import extract
 
@@ -54,7 +54,7 @@ def _budgeted(view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ra
 
 
 async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
-    """full, interaction, semantic, skeleton, markdown or screenshot of `tab`, whole."""
+    """An engine view, markdown or a screenshot of `tab`, whole."""
     page = tab.page
     match request.what:
         case "full":
@@ -72,8 +72,8 @@ async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
             data = tree.model_dump(mode="json", exclude_none=True)
             await _remember(tab, [(n["i"], n["r"], n["n"], tuple(n["xy"])) for n in data["interactive_tree"]])
             return AnalyzeResult(data=data)
-        case "skeleton":
-            return AnalyzeResult(data=(await page.skeleton()).model_dump(mode="json"))
+        case name if name in VIEW_SPECS:  # the engine's other views, as they are
+            return AnalyzeResult(data=(await page.snapshot(name)).model_dump(mode="json"))
         case "markdown":
             extraction = await extract(page, format="markdown")
             data = extraction.model_dump(mode="json", exclude={"content", "format"})

@@ -15,12 +15,15 @@ from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
 from pagelens.browser.loading import ScrollLoad
 from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
-from pagelens.engine.models import VIEW_ALIASES, CompactSummary
+from pagelens.engine.models import VIEW_ALIASES, VIEWS, CompactSummary
 from pagelens.errors import PagelensError
 
-AnalyzeWhat = Literal["full", "interaction", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result"]
+# What analyze reads: the engine's views (but the compact summary, which comes with every
+# navigation), the main content, a screenshot, the tabs, a background command.
+ENGINE_VIEWS: tuple[str, ...] = tuple(v for v in VIEWS if v != "compact")
+ANALYZE_WHAT: tuple[str, ...] = (*ENGINE_VIEWS, "markdown", "screenshot", "tabs", "command_result")
 # The views that have a content hash (and so answer if_changed_since).
-HASHED_VIEWS: frozenset[str] = frozenset({"full", "interaction", "semantic", "skeleton", "markdown"})
+HASHED_VIEWS: frozenset[str] = frozenset({*ENGINE_VIEWS, "markdown"})
 
 
 class _Request(BaseModel):
@@ -112,7 +115,7 @@ class AnalyzeRequest(_Request):
     `unchanged: true` and the hash).
     """
 
-    what: AnalyzeWhat
+    what: str = Field(json_schema_extra={"enum": list(ANALYZE_WHAT)})
     tab_id: str | None = None
     world: Literal["isolated", "main"] = "isolated"
     query: str | None = None
@@ -129,8 +132,12 @@ class AnalyzeRequest(_Request):
 
     @field_validator("what", mode="before")
     @classmethod
-    def _canonical_name(cls, what: object) -> object:
-        return VIEW_ALIASES.get(what, what) if isinstance(what, str) else what
+    def _known(cls, what: object) -> object:
+        """One of ANALYZE_WHAT, or an earlier name of one."""
+        what = VIEW_ALIASES.get(what, what) if isinstance(what, str) else what
+        if what not in ANALYZE_WHAT:
+            raise InvalidParameterError("what", f"unknown {what!r}; one of {', '.join(ANALYZE_WHAT)}")
+        return what
 
     @model_validator(mode="after")
     def _check(self) -> AnalyzeRequest:

@@ -20,7 +20,7 @@ from pagelens.browser.world import FrameWorld
 from pagelens.engine.hashing import Unchanged, check_hash
 from pagelens.engine.ids import ElementId
 from pagelens.engine.models import (
-    VIEW_MODELS,
+    VIEW_SPECS,
     VIEWS,
     CaptureRequest,
     CompactSummary,
@@ -29,6 +29,7 @@ from pagelens.engine.models import (
     SemanticView,
     SkeletonView,
     View,
+    ViewSpec,
 )
 from pagelens.errors import (
     CaptureError,
@@ -38,15 +39,6 @@ from pagelens.errors import (
     NavigationError,
     PagelensError,
 )
-
-# Hard limits per view (docs/views.md): a summary rides along with a navigation, so it is quick.
-VIEW_TIMEOUTS: dict[str, float] = {
-    "compact": 3.0,
-    "full": 3.0,
-    "interaction": 30.0,
-    "semantic": 30.0,
-    "skeleton": 30.0,
-}
 
 
 class Page:
@@ -162,9 +154,9 @@ class Page:
         timeout: float | None = None,  # noqa: ASYNC109
         if_changed_since: str | None = None,
     ) -> View | Unchanged:
-        """Any view by name: compact, full, interaction, semantic or skeleton.
+        """Any view by name (VIEWS: compact, full, interaction, semantic, skeleton, ...).
 
-        Returns within `timeout` seconds (default: the view's limit in VIEW_TIMEOUTS) plus
+        Returns within `timeout` seconds (default: the view's limit in VIEW_SPECS) plus
         a short grace, or raises CaptureTimeoutError; bad arguments raise
         InvalidRequestError before the page is touched. Every view has a `hash`; given
         `if_changed_since` (a view's hash), a view that still hashes the same comes back as
@@ -181,29 +173,31 @@ class Page:
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
         }
-        limit = time_limit(timeout, VIEW_TIMEOUTS[mode])
+        spec = VIEW_SPECS[mode]
+        options["frames"] = spec.frames
+        limit = time_limit(timeout, spec.timeout)
         # One guard around everything, CDP housekeeping included: a renderer whose main
         # thread never yields does not answer even Page.getFrameTree.
         try:
             async with asyncio.timeout(limit + _GRACE_S):
-                data = await self._capture(mode, options, capture_request.maxIframeDepth, limit)
+                data = await self._capture(spec, options, capture_request.maxIframeDepth, limit)
         except TimeoutError as exc:
             raise CaptureTimeoutError(f"the {mode} view took longer than {limit:g} s") from exc
         except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
             if self.playwright_page.is_closed():
                 raise PagelensError("the page is closed", code=ErrorCode.PAGE_CLOSED) from exc
             raise CaptureError(f"could not read the page: {exc}") from exc
-        view: View = VIEW_MODELS[mode].model_validate(data)  # type: ignore[assignment]
+        view = spec.model.model_validate(data)
         # Hashing a 10k-control view takes a moment: not on the loop.
         if if_changed_since is not None and await asyncio.to_thread(lambda: view.hash) == if_changed_since:
             return Unchanged(hash=if_changed_since)
         return view
 
-    async def _capture(self, mode: str, options: dict[str, Any], max_depth: int, limit: float) -> dict[str, Any]:
-        if mode in ("interaction", "semantic"):
-            return await capture_frames(self._worlds, mode, options, max_depth, limit)
+    async def _capture(self, spec: ViewSpec, options: dict[str, Any], max_depth: int, limit: float) -> dict[str, Any]:
+        if spec.frames:
+            return await capture_frames(self._worlds, spec.name, options, max_depth, limit)
         world = await self.main_world()
-        return (await world.capture(mode, options, limit))["view"]
+        return (await world.capture(spec.name, options, limit))["view"]
 
     # ---- lists that grow as they scroll
 

@@ -17,6 +17,7 @@ from rich.markup import escape
 
 import pagelens
 from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.engine.models import VIEW_SPECS, VIEWS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
 app = typer.Typer(
@@ -48,18 +49,16 @@ Viewport = Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")]
 PageTarget = Annotated[str, typer.Argument(help="A URL, or a local HTML file (served on 127.0.0.1).")]
 
 
-class Mode(StrEnum):
-    compact = "compact"
-    full = "full"
-    interaction = "interaction"
-    semantic = "semantic"
-    skeleton = "skeleton"
+# The engine's views, by their one name.
+Mode = StrEnum("Mode", {name: name for name in VIEWS})  # type: ignore[misc]  # members come from VIEWS
+_VIEW_HELP = "Which view to print: " + "; ".join(f"{s.name}, {s.doc}" for s in VIEW_SPECS.values()) + "."
+_COMPACT = Mode("compact")
 
 
 @app.command()
 def snapshot(
     target: PageTarget,
-    mode: Annotated[Mode, typer.Option("--mode", "-m", help="Which view to print.")] = Mode.compact,
+    mode: Annotated[Mode, typer.Option("--mode", "-m", help=_VIEW_HELP)] = _COMPACT,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here instead of stdout.")] = None,
     headed: Headed = False,
     cdp_url: CdpUrl = None,

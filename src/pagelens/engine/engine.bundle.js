@@ -3739,7 +3739,13 @@ var bundle = (() => {
   }
 
   // src/pagelens/engine/js/capture.js
-  var VIEWS = ["compact", "full", "interaction", "semantic", "skeleton"];
+  var VIEWS = {
+    compact: (scan, options) => summaryView(scan, "compact", options.deadline),
+    full: (scan, options) => summaryView(scan, "full", options.deadline),
+    interaction: interactionView,
+    semantic: semanticView,
+    skeleton: skeletonView
+  };
   function frameOwners(scan) {
     return scan.frames.map((f) => {
       const [x, y] = frameContentOrigin(f.el, f.rect);
@@ -3747,30 +3753,17 @@ var bundle = (() => {
     });
   }
   function capture(mode, options) {
-    if (!VIEWS.includes(mode)) throw new Error(`unknown view: ${mode}`);
+    const build = VIEWS[mode];
+    if (!build) throw new Error(`unknown view: ${mode}`);
     const started = performance.now();
     const deadline = new Deadline(options.timeoutMs || 3e4);
     options.deadline = deadline;
     const scan = scanPage(deadline);
-    let view;
-    switch (mode) {
-      case "compact":
-      case "full":
-        view = summaryView(scan, mode, deadline);
-        break;
-      case "interaction":
-        view = interactionView(scan, options);
-        break;
-      case "semantic":
-        view = semanticView(scan, options);
-        break;
-      case "skeleton":
-        view = skeletonView(scan);
-        break;
-    }
+    const view = build(scan, options);
     return {
       view,
-      frames: mode === "interaction" || mode === "semantic" ? frameOwners(scan) : [],
+      frames: options.frames ? frameOwners(scan) : [],
+      // only for views stitched across frames
       stats: {
         nodes: scan.nodeCount,
         controls: scan.controls.length,

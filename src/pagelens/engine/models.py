@@ -6,6 +6,7 @@ which is why some are camelCase.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,8 +25,6 @@ PageType = Literal[
     "generic",
 ]
 
-ViewMode = Literal["compact", "full", "interaction", "semantic", "skeleton"]
-VIEWS: tuple[str, ...] = ("compact", "full", "interaction", "semantic", "skeleton")
 # Earlier names of two views that agents may still send (analyze's `what`); each view has
 # one name everywhere else.
 VIEW_ALIASES: dict[str, str] = {"page_summary": "full", "interactive": "interaction"}
@@ -35,7 +34,9 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
-class _View(_Model):
+class View(_Model):
+    """What every view has: a content hash."""
+
     @property
     def hash(self) -> str:
         """The content hash of this view (delta hashing; pagelens.engine.hashing):
@@ -56,7 +57,7 @@ class CompactForm(_Model):
     fields: list[str]
 
 
-class CompactSummary(_View):
+class CompactSummary(View):
     """The ~300-token orientation every navigation returns."""
 
     type: PageType
@@ -80,7 +81,7 @@ class FullForm(_Model):
     method: str | None = None
 
 
-class FullSummary(_View):
+class FullSummary(View):
     """The standalone page summary: analyze(what="full")."""
 
     url: str
@@ -152,7 +153,7 @@ class Unreachable(_Model):
     framesFailed: int = 0
 
 
-class PageModel(_View):
+class PageModel(View):
     title: str
     url: str
     headings: list[str]
@@ -199,7 +200,7 @@ class ScrollableContainer(_Model):
     hasMore: bool
 
 
-class SemanticView(_View):
+class SemanticView(View):
     mode: Literal["semantic"] = "semantic"
     url: str
     title: str
@@ -216,18 +217,39 @@ class SemanticView(_View):
 # ---- skeleton DOM
 
 
-class SkeletonView(_View):
+class SkeletonView(View):
     url: str
     title: str
     html: str
 
 
-View = CompactSummary | FullSummary | PageModel | SemanticView | SkeletonView
+# ---- the views, declared once
 
-VIEW_MODELS: dict[str, type[BaseModel]] = {
-    "compact": CompactSummary,
-    "full": FullSummary,
-    "interaction": PageModel,
-    "semantic": SemanticView,
-    "skeleton": SkeletonView,
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A view of the engine: its name (the same in the engine, the Python API, the CLI and
+    MCP), its model, its time limit, whether frames are stitched into it, and its line of
+    documentation."""
+
+    name: str
+    model: type[View]
+    timeout: float  # seconds
+    doc: str
+    frames: bool = False  # the controls of frames are merged in (browser/frames.py)
+
+
+VIEW_SPECS: dict[str, ViewSpec] = {
+    spec.name: spec
+    for spec in (
+        # The summaries ride along with a navigation: they are quick or absent.
+        ViewSpec("compact", CompactSummary, 3.0, "what the page is and what to do on it, in at most 400 tokens"),
+        ViewSpec("full", FullSummary, 3.0, "the full summary: headings, navigation links, forms, a preview"),
+        ViewSpec(
+            "interaction", PageModel, 30.0, "every control: id, role, name, states, selector, box", frames=True
+        ),
+        ViewSpec("semantic", SemanticView, 30.0, "the compact tree of controls (V3 keys)", frames=True),
+        ViewSpec("skeleton", SkeletonView, 30.0, "the actionable elements as HTML"),
+    )
 }
+VIEWS: tuple[str, ...] = tuple(VIEW_SPECS)

@@ -5,6 +5,9 @@ one here, so these are only the wording an agent needs on top of the typed contr
 
 from __future__ import annotations
 
+from pagelens.actions.models import ENGINE_VIEWS
+from pagelens.engine.models import VIEW_SPECS
+
 INTERACT = (
     "Navigate and act in the browser. navigate, refresh, back, forward and new_tab return "
     "the loaded page's compact summary (type, title, H1s, top actions with selectors, "
@@ -55,11 +58,10 @@ INTERACT_PARAMETERS: dict[str, str] = {
 
 ANALYZE_PARAMETERS: dict[str, str] = {
     "what": (
-        "full (the full summary), interaction (every control: id, role, name, states, "
-        "selector), semantic (compact tree of controls), skeleton (actionable HTML), "
-        "markdown (the main content to read: no navigation, ads, footers or cookie banners; "
-        "with title, byline, site_name, published, language, word_count), "
-        "screenshot (viewport JPEG, at most 1024 px wide), tabs, command_result. The earlier "
+        "; ".join(f"{name} ({VIEW_SPECS[name].doc})" for name in ENGINE_VIEWS)
+        + "; markdown (the main content to read: no navigation, ads, footers or cookie banners; "
+        "with title, byline, site_name, published, language, word_count); "
+        "screenshot (viewport JPEG, at most 1024 px wide); tabs; command_result. The earlier "
         "names page_summary and interactive still work."
     ),
     "tab_id": "The tab to read; default: the active tab.",
