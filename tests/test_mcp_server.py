@@ -81,7 +81,7 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
     assert interact["x"]["type"] == "number"
     analyze = tools["analyze"].input_schema["properties"]
     assert analyze["what"]["enum"] == [
-        "full", "interaction", "semantic", "skeleton", "markdown", "screenshot", "tabs", "command_result",
+        "full", "interaction", "semantic", "skeleton", "dom", "markdown", "screenshot", "tabs", "command_result",
     ]  # fmt: skip
     assert analyze["world"]["enum"] == ["isolated", "main"]
     assert tools["analyze"].annotations is not None and tools["analyze"].annotations.read_only_hint

@@ -18,6 +18,7 @@ from pagelens.budget import Unchanged, view_hash
 from pagelens.engine.models import (
     CaptureRequest,
     CompactSummary,
+    DomView,
     FullSummary,
     InteractiveControl,
     PageModel,
@@ -127,6 +128,7 @@ __all__ = [
     "SemanticNode",
     "SemanticView",
     "SkeletonView",
+    "DomView",
     "SummarizeRequest",
     "SummarizeResult",
     "Unchanged",

@@ -170,6 +170,7 @@ class Page:
             "maxControls": capture_request.maxControls,
             "maxHeadings": capture_request.maxHeadings,
             "includeValues": capture_request.includeValues,
+            "maxDomChars": capture_request.maxDomChars,
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
         }

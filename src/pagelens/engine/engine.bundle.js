@@ -2432,77 +2432,6 @@ var bundle = (() => {
     for (const frame of scan.frames) frame.stampedId = stableId(frame.el);
   }
 
-  // src/pagelens/engine/js/document.js
-  var document_exports = {};
-  __export(document_exports, {
-    closedRootCandidates: () => closedRootCandidates,
-    countGraphics: () => countGraphics,
-    frameContentOrigin: () => frameContentOrigin,
-    measureIntoView: () => measureIntoView,
-    querySelector: () => querySelector,
-    setBaseUrl: () => setBaseUrl,
-    viewportMetrics: () => viewportMetrics,
-    viewportSize: () => viewportSize2
-  });
-  function frameContentOrigin(el, rect = el.getBoundingClientRect()) {
-    const style = styleOf(el);
-    return [
-      rect.left + el.clientLeft + parseFloat(style.paddingLeft || "0"),
-      rect.top + el.clientTop + parseFloat(style.paddingTop || "0")
-    ];
-  }
-  function viewportSize2() {
-    const root = document.scrollingElement;
-    return [root && root.clientWidth || innerWidth, root && root.clientHeight || innerHeight];
-  }
-  function viewportMetrics() {
-    const root = document.documentElement, body = document.body;
-    const widths = [innerWidth, root ? root.scrollWidth : 0, body ? body.scrollWidth : 0];
-    const heights = [innerHeight, root ? root.scrollHeight : 0, body ? body.scrollHeight : 0];
-    return [scrollX, scrollY, innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
-  }
-  function measureIntoView(el) {
-    el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
-    const r = el.getBoundingClientRect();
-    return [r.left, r.top, r.width, r.height];
-  }
-  function countGraphics() {
-    let count = 0;
-    for (const el of document.querySelectorAll("img, svg, canvas, video")) {
-      if (el.localName === "svg" && el.parentElement && el.parentElement.closest("svg")) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width < 32 || r.height < 32) continue;
-      if (r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth) count++;
-    }
-    return count;
-  }
-  function closedRootCandidates(limit) {
-    const found = [];
-    const visit = (root) => {
-      for (const el of root.querySelectorAll("*")) {
-        if (found.length >= limit) return;
-        if (el.shadowRoot) visit(el.shadowRoot);
-        else if (el.localName.includes("-")) found.push(el);
-      }
-    };
-    visit(document);
-    return found;
-  }
-  function querySelector(selector) {
-    return document.querySelector(selector);
-  }
-  function setBaseUrl(url) {
-    const own = document.querySelector("base[href]");
-    if (own) {
-      own.setAttribute("href", new URL(own.getAttribute("href"), url).href);
-      return;
-    }
-    const base = document.createElement("base");
-    base.href = url;
-    const parent = document.head || document.documentElement;
-    if (parent) parent.prepend(base);
-  }
-
   // src/pagelens/engine/js/content.js
   var CHROME_TAGS = /* @__PURE__ */ new Set([
     "nav",
@@ -3414,6 +3343,136 @@ var bundle = (() => {
     }, secrets);
   }
 
+  // src/pagelens/engine/js/domview.js
+  var DROPPED_TAGS = /* @__PURE__ */ new Set(["script", "style", "noscript", "template", "link", "meta", "base"]);
+  var VOID_TAGS = /* @__PURE__ */ new Set(["area", "br", "col", "embed", "hr", "img", "input", "source", "track", "wbr"]);
+  var MAX_ATTRIBUTE = 200;
+  var ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+  function escape(text) {
+    return text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
+  }
+  function keepsValue(el) {
+    return el.localName === "input" && NON_FIELD_TYPES.has((el.getAttribute("type") || "").toLowerCase()) && (el.getAttribute("type") || "").toLowerCase() !== "hidden";
+  }
+  function openTag(el) {
+    let out = `<${el.localName}`;
+    for (const attr of el.attributes) {
+      const name = attr.name;
+      if (name.startsWith("on") || name === "style") continue;
+      if (name === "value" && !keepsValue(el)) continue;
+      out += attr.value === "" ? ` ${name}` : ` ${name}="${escape(truncate(attr.value, MAX_ATTRIBUTE))}"`;
+    }
+    return out + ">";
+  }
+  function domView(_scan, options) {
+    const limit = options.maxDomChars || 5e4;
+    const parts = [];
+    let length = 0;
+    let closing = 0;
+    let truncated = false;
+    const write = (node) => {
+      if (node.nodeType === 3) {
+        if (node.parentElement && node.parentElement.localName === "textarea") return true;
+        const text = escape(node.data);
+        if (length + text.length + closing > limit) return false;
+        parts.push(text);
+        length += text.length;
+        return true;
+      }
+      if (node.nodeType !== 1 || DROPPED_TAGS.has(node.localName)) return true;
+      const open = openTag(node);
+      const end = VOID_TAGS.has(node.localName) ? "" : `</${node.localName}>`;
+      if (length + open.length + end.length + closing > limit) return false;
+      parts.push(open);
+      length += open.length;
+      closing += end.length;
+      let complete = true;
+      for (let child = node.firstChild; child; child = child.nextSibling) {
+        if (!write(child)) {
+          complete = false;
+          break;
+        }
+      }
+      closing -= end.length;
+      parts.push(end);
+      length += end.length;
+      return complete;
+    };
+    if (document.documentElement) truncated = !write(document.documentElement);
+    return { url: location.href, title: document.title || "", html: parts.join(""), truncated };
+  }
+
+  // src/pagelens/engine/js/document.js
+  var document_exports = {};
+  __export(document_exports, {
+    closedRootCandidates: () => closedRootCandidates,
+    countGraphics: () => countGraphics,
+    frameContentOrigin: () => frameContentOrigin,
+    measureIntoView: () => measureIntoView,
+    querySelector: () => querySelector,
+    setBaseUrl: () => setBaseUrl,
+    viewportMetrics: () => viewportMetrics,
+    viewportSize: () => viewportSize2
+  });
+  function frameContentOrigin(el, rect = el.getBoundingClientRect()) {
+    const style = styleOf(el);
+    return [
+      rect.left + el.clientLeft + parseFloat(style.paddingLeft || "0"),
+      rect.top + el.clientTop + parseFloat(style.paddingTop || "0")
+    ];
+  }
+  function viewportSize2() {
+    const root = document.scrollingElement;
+    return [root && root.clientWidth || innerWidth, root && root.clientHeight || innerHeight];
+  }
+  function viewportMetrics() {
+    const root = document.documentElement, body = document.body;
+    const widths = [innerWidth, root ? root.scrollWidth : 0, body ? body.scrollWidth : 0];
+    const heights = [innerHeight, root ? root.scrollHeight : 0, body ? body.scrollHeight : 0];
+    return [scrollX, scrollY, innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
+  }
+  function measureIntoView(el) {
+    el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  }
+  function countGraphics() {
+    let count = 0;
+    for (const el of document.querySelectorAll("img, svg, canvas, video")) {
+      if (el.localName === "svg" && el.parentElement && el.parentElement.closest("svg")) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width < 32 || r.height < 32) continue;
+      if (r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth) count++;
+    }
+    return count;
+  }
+  function closedRootCandidates(limit) {
+    const found = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll("*")) {
+        if (found.length >= limit) return;
+        if (el.shadowRoot) visit(el.shadowRoot);
+        else if (el.localName.includes("-")) found.push(el);
+      }
+    };
+    visit(document);
+    return found;
+  }
+  function querySelector(selector) {
+    return document.querySelector(selector);
+  }
+  function setBaseUrl(url) {
+    const own = document.querySelector("base[href]");
+    if (own) {
+      own.setAttribute("href", new URL(own.getAttribute("href"), url).href);
+      return;
+    }
+    const base = document.createElement("base");
+    base.href = url;
+    const parent = document.head || document.documentElement;
+    if (parent) parent.prepend(base);
+  }
+
   // src/pagelens/engine/js/interaction.js
   var MAX_NAME = 160;
   var MAX_VALUE = 200;
@@ -3686,7 +3745,7 @@ var bundle = (() => {
 
   // src/pagelens/engine/js/skeleton.js
   var SKELETON_ATTRS = ["id", "name", "type", "href", "value", "placeholder", "role", "aria-label", "data-testid"];
-  var VOID_TAGS = /* @__PURE__ */ new Set(["input", "img", "area"]);
+  var VOID_TAGS2 = /* @__PURE__ */ new Set(["input", "img", "area"]);
   var HTML_SPECIAL_RE = /[&<>"]/;
   function escapeHtml(text) {
     if (!HTML_SPECIAL_RE.test(text)) return text;
@@ -3725,7 +3784,7 @@ var bundle = (() => {
       if (!control.visible) continue;
       const tag = control.el.localName;
       const attrs = skeletonAttributes(control, origin);
-      if (VOID_TAGS.has(tag)) {
+      if (VOID_TAGS2.has(tag)) {
         lines.push(`<${tag}${attrs}>`);
       } else if (tag === "select") {
         const options = Array.from(control.el.options).slice(0, 20).map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join("");
@@ -3744,7 +3803,8 @@ var bundle = (() => {
     full: (scan, options) => summaryView(scan, "full", options.deadline),
     interaction: interactionView,
     semantic: semanticView,
-    skeleton: skeletonView
+    skeleton: skeletonView,
+    dom: domView
   };
   function frameOwners(scan) {
     return scan.frames.map((f) => {

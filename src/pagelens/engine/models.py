@@ -99,8 +99,9 @@ class FullSummary(View):
 
 
 class CaptureRequest(BaseModel):
-    """Options of the interaction model (CaptureRequest); bad values are rejected,
-    wrong types too (strict: no "yes" for true, no true or 2.5 for a count)."""
+    """Options of a capture (the interaction model's, and the dom view's length); bad
+    values are rejected, wrong types too (strict: no "yes" for true, no true or 2.5 for a
+    count)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -109,6 +110,7 @@ class CaptureRequest(BaseModel):
     maxHeadings: int = Field(30, ge=1, le=1_000)
     includeValues: bool = False
     maxIframeDepth: int = Field(1, ge=0, le=10)
+    maxDomChars: int = Field(50_000, ge=1_000, le=200_000)  # where the dom view is cut
 
 
 class BoundingBox(_Model):
@@ -223,6 +225,16 @@ class SkeletonView(View):
     html: str
 
 
+# ---- sanitised DOM
+
+
+class DomView(View):
+    url: str
+    title: str
+    html: str
+    truncated: bool
+
+
 # ---- the views, declared once
 
 
@@ -250,6 +262,7 @@ VIEW_SPECS: dict[str, ViewSpec] = {
         ),
         ViewSpec("semantic", SemanticView, 30.0, "the compact tree of controls (V3 keys)", frames=True),
         ViewSpec("skeleton", SkeletonView, 30.0, "the actionable elements as HTML"),
+        ViewSpec("dom", DomView, 30.0, "the page's HTML without scripts, styles or field values (50,000 characters)"),
     )
 }
 VIEWS: tuple[str, ...] = tuple(VIEW_SPECS)

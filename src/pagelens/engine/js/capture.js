@@ -1,6 +1,7 @@
 // A capture: one scan of the page, then the requested view.
 
 import { Deadline } from './core.js';
+import { domView } from './domview.js';
 import { frameContentOrigin } from './document.js';
 import { interactionView } from './interaction.js';
 import { resolveId } from './ids.js';
@@ -16,6 +17,7 @@ const VIEWS = {
   interaction: interactionView,
   semantic: semanticView,
   skeleton: skeletonView,
+  dom: domView,
 };
 
 function frameOwners(scan) {
