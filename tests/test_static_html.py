@@ -15,7 +15,7 @@ import pytest
 
 import pagelens
 from pagelens.browser.static import without_network_hints
-from pagelens.engine.models import VIEW_MODELS, VIEWS, FullSummary, PageModel, SkeletonView
+from pagelens.engine.models import VIEW_SPECS, VIEWS, FullSummary, PageModel, SkeletonView
 from pagelens.errors import InvalidRequestError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -111,7 +111,7 @@ async def test_scripts_off_links_resolved_nothing_fetched(
     views = {}
     for mode in VIEWS:
         views[mode] = await browser.capture_html(html, base_url, mode)
-        assert isinstance(views[mode], VIEW_MODELS[mode])
+        assert isinstance(views[mode], VIEW_SPECS[mode].model)
     await asyncio.sleep(0.5)  # a late refresh, prefetch or ping would have connected by now
     assert counter.connections == 0
 

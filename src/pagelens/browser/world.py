@@ -78,7 +78,7 @@ class FrameWorld:
         self,
         name: str,
         *args: Any,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the limit is also the browser's
+        timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
         by_value: bool = True,
         entry: EntryScript = ENGINE,
     ) -> Any:
@@ -94,7 +94,7 @@ class FrameWorld:
         self,
         function: str,
         *args: Any,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the limit is also the browser's
+        timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
         by_value: bool = True,
         entry: EntryScript = ENGINE,
     ) -> Any:
