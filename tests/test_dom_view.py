@@ -14,7 +14,7 @@ pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
 FORM = """<html><head><script>window.secret = 1</script><style>b { color: red }</style></head>
 <body><form><input name=q value="typed by the user" onclick="steal()">
 <input type=password value=hunter2><input type=hidden name=csrf value=t0k3n>
-<input type=submit value="Search"><textarea>my draft</textarea></form>
+<input type=submit value="Search"><textarea>my draft</textarea></form><div contenteditable>my note <b>bold</b></div>
 <!-- a comment --><p style="color: red" title="a &quot;quoted&quot; title">Fish &amp; <b>chips</b></p></body></html>"""
 
 
@@ -24,7 +24,7 @@ async def test_the_dom_is_sanitised(page: pagelens.Page) -> None:
     assert isinstance(view, DomView) and view.truncated is False
     html = view.html
     for gone in ("window.secret", "color: red", "steal()", "typed by the user", "hunter2", "t0k3n", "my draft",
-                 "a comment", "<script", "<style"):  # fmt: skip
+                 "a comment", "<script", "<style", "my note"):  # fmt: skip
         assert gone not in html, gone
     assert 'value="Search"' in html  # a button's caption is not the user's
     assert "<p title=\"a &quot;quoted&quot; title\">Fish &amp; <b>chips</b></p>" in html

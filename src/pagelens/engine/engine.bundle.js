@@ -3372,7 +3372,6 @@ var bundle = (() => {
     let truncated = false;
     const write = (node) => {
       if (node.nodeType === 3) {
-        if (node.parentElement && node.parentElement.localName === "textarea") return true;
         const text = escape(node.data);
         if (length + text.length + closing > limit) return false;
         parts.push(text);
@@ -3387,7 +3386,8 @@ var bundle = (() => {
       length += open.length;
       closing += end.length;
       let complete = true;
-      for (let child = node.firstChild; child; child = child.nextSibling) {
+      const userInput = node.localName === "textarea" || isEditingHost(node);
+      for (let child = userInput ? null : node.firstChild; child; child = child.nextSibling) {
         if (!write(child)) {
           complete = false;
           break;

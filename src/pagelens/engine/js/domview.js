@@ -1,10 +1,12 @@
 // The sanitised DOM (docs/views.md#dom): the document as HTML for a model that needs more
 // than the controls, without what is not the page's content or is the user's. Scripts,
 // styles, comments and event-handler attributes go; field values go (button captions
-// stay), as everywhere; the ids earlier views stamped stay (`data-llm-id`). Cut at an element boundary at
-// `maxDomChars` characters, with `truncated`.
+// stay) and what text areas and editable regions hold, as everywhere; the ids the engine
+// stamped stay (`data-llm-id`). Cut at an element boundary at `maxDomChars` characters,
+// with `truncated`.
 
 import { NON_FIELD_TYPES } from './summary.js';
+import { isEditingHost } from './role.js';
 import { truncate } from './core.js';
 
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'base']);
@@ -43,7 +45,6 @@ export function domView(_scan, options) {
   // Writes `node` whole, or as much of it as fits; false once the limit is reached.
   const write = (node) => {
     if (node.nodeType === 3) {
-      if (node.parentElement && node.parentElement.localName === 'textarea') return true; // the user's text
       const text = escape(node.data);
       if (length + text.length + closing > limit) return false;
       parts.push(text);
@@ -58,7 +59,9 @@ export function domView(_scan, options) {
     length += open.length;
     closing += end.length;
     let complete = true;
-    for (let child = node.firstChild; child; child = child.nextSibling) {
+    // What a text area or an editable region holds is the user's input, not the page's.
+    const userInput = node.localName === 'textarea' || isEditingHost(node);
+    for (let child = userInput ? null : node.firstChild; child; child = child.nextSibling) {
       if (!write(child)) {
         complete = false;
         break;
