@@ -18,7 +18,9 @@ async def target(page: pagelens.Page, fixtures_url: str) -> pagelens.Page:
 
 
 async def run(page: pagelens.Page, code: str, **extra: object) -> tuple[str, dict[str, object]]:
-    result = await debugger(page.playwright_page, DebuggerParams.model_validate({"action": "eval", "code": code, **extra}))
+    result = await debugger(
+        page.playwright_page, DebuggerParams.model_validate({"action": "eval", "code": code, **extra})
+    )
     return result.text, result.details
 
 
