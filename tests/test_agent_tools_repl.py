@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import pagelens
-from pagelens.agent.tools.errors import NavigationRefusedError, ReplError, ReplTimeoutError
 from pagelens.agent.tools import ReplLimits, ReplParams, ReplResult, repl
+from pagelens.agent.tools.errors import NavigationRefusedError, ReplError, ReplTimeoutError
 
 
 class Navigator:
