@@ -11,6 +11,7 @@ import pytest
 import pagelens
 from pagelens.agent.tools import AskUserParams, PickedElement, ask_user_which_element
 from pagelens.agent.tools.errors import PickerCancelledError, PickerTimeoutError
+from pagelens.errors import PagelensError
 
 
 @pytest.fixture
@@ -132,3 +133,11 @@ async def test_no_choice_in_time(target: pagelens.Page) -> None:
         await asyncio.wait_for(task, 5)
     assert caught.value.code == "picker_timeout"
     assert await overlay_is_gone(target)
+
+
+async def test_the_page_navigating_away_ends_the_choice(target: pagelens.Page, fixtures_url: str) -> None:
+    task = await start(target)
+    await target.goto(f"{fixtures_url}agent/other.html")
+    with pytest.raises(PagelensError) as caught:
+        await asyncio.wait_for(task, 5)
+    assert caught.value.code == "document_changed"

@@ -5,7 +5,6 @@ completion value printed like a REPL, and files it attaches with `returnFile`.""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -17,7 +16,6 @@ from pagelens.agent.tools.errors import NavigationRefusedError, ReplError, ReplT
 from pagelens.agent.tools.main_world import exception_message
 from pagelens.agent.tools.repl_sandbox import Sandbox
 from pagelens.agent.tools.repl_target import NAVIGATION_REFUSED, TargetPage
-from pagelens.errors import PagelensError
 
 # The agent's own navigate: the URL in, a JSON-able account of where the page ended up out.
 NavigateCallback = Callable[[str], Awaitable[Any]]
@@ -61,7 +59,7 @@ async def repl(
     limits = limits or ReplLimits()
     browser = page.context.browser
     if browser is None:
-        raise PagelensError("the repl needs a browser to open its sandbox in", code="repl_error")
+        raise ReplError("the repl needs the page's browser to open its sandbox in, and this page has none")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limits.timeout
 
@@ -83,8 +81,7 @@ async def repl(
                     reply = await sandbox.run(params.code)
                     report = await sandbox.report(None if "exceptionDetails" in reply else reply["result"])
             except TimeoutError as exc:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.gather(sandbox.terminate(), target.terminate()), 2.0)
+                await asyncio.gather(sandbox.terminate(), target.terminate())
                 raise ReplTimeoutError(f"the code ran longer than {limits.timeout:g} s and was stopped") from exc
             if target.refused or sandbox.refused:
                 raise NavigationRefusedError(NAVIGATION_REFUSED)

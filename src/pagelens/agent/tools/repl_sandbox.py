@@ -4,18 +4,22 @@ nothing with the target page; the helpers reach the page through one binding."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Route
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
 from pagelens.agent.tools.main_world import terminate
 
 BRIDGE = "__pagelensReplBridge"  # the binding's name, used by repl_sandbox.js
 _PRELUDE = resources.files(__package__).joinpath("repl_sandbox.js").read_text(encoding="utf-8")
+# Opening and closing a sandbox are quick; a browser that takes longer is stuck.
+_SETUP_TIMEOUT_S = 10.0
 _REPORT = "function (...value) { return globalThis.__pagelensRepl.report(...value); }"
 
 # The bridge: (operation, payload) -> a JSON result, or raises (a rejected promise there).
@@ -34,24 +38,28 @@ class Sandbox:
     @classmethod
     @contextlib.asynccontextmanager
     async def opened(cls, browser: Browser, bridge: Bridge) -> AsyncIterator[Sandbox]:
-        context = await browser.new_context(java_script_enabled=True, service_workers="block")
+        async with asyncio.timeout(_SETUP_TIMEOUT_S):
+            context = await browser.new_context(service_workers="block")
         try:
-            page = await context.new_page()
-            sandbox = cls(context, page, await context.new_cdp_session(page))
-            await context.route("**/*", sandbox._refuse)
+            async with asyncio.timeout(_SETUP_TIMEOUT_S):
+                page = await context.new_page()
+                sandbox = cls(context, page, await context.new_cdp_session(page))
+                await context.route("**/*", sandbox._refuse)
 
-            async def call(_source: Any, operation: str, payload: dict[str, Any]) -> Any:
-                if operation == "refuse":  # the prelude caught a navigation of the sandbox
-                    sandbox.refused.append(str(payload.get("what")))
-                    return None
-                return await bridge(operation, payload)
+                async def call(_source: Any, operation: str, payload: dict[str, Any]) -> Any:
+                    if operation == "refuse":  # the prelude caught a navigation of the sandbox
+                        sandbox.refused.append(str(payload.get("what")))
+                        return None
+                    return await bridge(operation, payload)
 
-            await page.expose_binding(BRIDGE, call)
-            await page.evaluate(_PRELUDE)
+                await page.expose_binding(BRIDGE, call)
+                await page.evaluate(_PRELUDE)
             yield sandbox
         finally:
-            with contextlib.suppress(Exception):  # closing kills the renderer, busy or not
-                await context.close()
+            # Closing kills the renderer, busy or not; a browser already gone has nothing to close.
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                async with asyncio.timeout(_SETUP_TIMEOUT_S):
+                    await context.close()
 
     async def run(self, code: str) -> dict[str, Any]:
         """The code's CDP reply: `result` (the completion value) or `exceptionDetails`."""
@@ -64,6 +72,7 @@ class Sandbox:
     async def report(self, completion: dict[str, Any] | None) -> dict[str, Any]:
         """The console output and files so far and, given a completion value, its rendering."""
         scope = await self.session.send("Runtime.evaluate", {"expression": "globalThis", "objectGroup": "repl"})
+        # Rendered in the sandbox, where the value lives: functions, cycles and errors too.
         arguments = [] if completion is None else [_call_argument(completion)]
         reply = await self.session.send(
             "Runtime.callFunctionOn",

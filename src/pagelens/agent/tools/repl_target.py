@@ -13,6 +13,7 @@ from importlib import resources
 from typing import Any
 
 from playwright.async_api import CDPSession, Page, Request, Route
+from playwright.async_api import Error as PlaywrightError
 
 from pagelens.agent.tools.errors import NavigationRefusedError, ReplError
 from pagelens.agent.tools.main_world import evaluate, exception_message, terminate
@@ -23,6 +24,7 @@ _BROWSERJS = resources.files(__package__).joinpath("repl_browserjs.js").read_tex
 _LOADED = "globalThis[Symbol.for('pagelens.libraries')]"
 # A navigation a script starts reaches the network a moment after the script returns.
 _NAVIGATION_GRACE_S = 0.05
+_SETUP_TIMEOUT_S = 10.0
 # How long a native helper may wait for its element.
 _NATIVE_TIMEOUT_S = 10.0
 
@@ -41,15 +43,17 @@ class TargetPage:
     @contextlib.asynccontextmanager
     async def guarded(cls, page: Page, libraries: Sequence[str]) -> AsyncIterator[TargetPage]:
         """The target, with main-frame document requests refused while browserjs runs."""
-        session = await page.context.new_cdp_session(page)
-        target = cls(page, session, libraries)
-        await page.route("**/*", target._route)
+        async with asyncio.timeout(_SETUP_TIMEOUT_S):
+            session = await page.context.new_cdp_session(page)
+            target = cls(page, session, libraries)
+            await page.route("**/*", target._route)
         try:
             yield target
         finally:
-            with contextlib.suppress(Exception):  # the page may be gone: nothing to undo
-                await page.unroute("**/*", target._route)
-                await session.detach()
+            with contextlib.suppress(PlaywrightError, TimeoutError):  # a page gone has nothing to undo
+                async with asyncio.timeout(_SETUP_TIMEOUT_S):
+                    await page.unroute("**/*", target._route)
+                    await session.detach()
 
     async def browserjs(self, source: str, args: list[Any], *, timeout: float) -> Any:  # noqa: ASYNC109
         """`(source)(...args)` in the main world: its JSON value. Raises ReplError with the
