@@ -71,9 +71,12 @@ async def test_browserjs_runs_in_the_page_with_json_arguments(target: pagelens.P
 
 
 async def test_a_page_error_rejects_browserjs(target: pagelens.Page) -> None:
-    code = "try { await browserjs(() => { throw new Error('nope') }) } catch (e) { console.log('caught', e.message) }"
-    assert "caught" in (await run(target, code)).output
-    assert "nope" in (await run(target, code)).output
+    throw = "browserjs(() => { throw new Error('nope ' + document.title) })"
+    caught = await run(target, f"try {{ await {throw} }} catch (e) {{ console.log('caught:', e.message) }}")
+    assert caught.output.startswith("caught: ") and "nope Agent target" in caught.output
+    with pytest.raises(ReplError) as uncaught:
+        await run(target, f"await {throw}")
+    assert "nope Agent target" in uncaught.value.message
 
 
 async def test_a_library_is_loaded_before_browserjs(target: pagelens.Page) -> None:
@@ -117,8 +120,9 @@ async def test_browserjs_may_not_navigate(target: pagelens.Page, attempt: str) -
 
 @pytest.mark.parametrize("attempt", ["location.href = 'http://127.0.0.1:1/x'", "history.back()", "window.open('x')"])
 async def test_the_sandbox_may_not_navigate(target: pagelens.Page, attempt: str) -> None:
-    with pytest.raises(NavigationRefusedError):
+    with pytest.raises(NavigationRefusedError) as caught:
         await run(target, f"try {{ {attempt} }} catch {{}}; await sleep(100); 1")
+    assert "navigate(" in caught.value.message
 
 
 async def test_native_helpers_send_trusted_events(target: pagelens.Page) -> None:

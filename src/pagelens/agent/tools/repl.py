@@ -83,8 +83,10 @@ async def repl(
             except TimeoutError as exc:
                 await asyncio.gather(sandbox.terminate(), target.terminate())
                 raise ReplTimeoutError(f"the code ran longer than {limits.timeout:g} s and was stopped") from exc
-            if target.refused or sandbox.refused:
-                raise NavigationRefusedError(NAVIGATION_REFUSED)
+            # Refused even when the code caught the rejection: the agent must hear of it.
+            refused = target.refused + sandbox.refused
+            if refused:
+                raise NavigationRefusedError(f"{NAVIGATION_REFUSED} (it tried {refused[0]})")
             output = _output(report, limits.max_output_chars)
             if "exceptionDetails" in reply:
                 raise ReplError(_error_message(reply["exceptionDetails"]), output=output)

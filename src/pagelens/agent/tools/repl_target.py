@@ -18,7 +18,7 @@ from playwright.async_api import Error as PlaywrightError
 from pagelens.agent.tools.errors import NavigationRefusedError, ReplError
 from pagelens.agent.tools.main_world import evaluate, exception_message, terminate
 
-NAVIGATION_REFUSED = "browserjs code may not navigate the page; use navigate({url}) instead"
+NAVIGATION_REFUSED = "repl code may not navigate on its own; use navigate({url}) instead"
 _BROWSERJS = resources.files(__package__).joinpath("repl_browserjs.js").read_text(encoding="utf-8").strip()
 # Each loaded library's hash is kept in the page, so a new document loads them again.
 _LOADED = "globalThis[Symbol.for('pagelens.libraries')]"
@@ -71,7 +71,7 @@ class TargetPage:
         outcome = reply["result"].get("value") or {}
         self.refused.extend(outcome.get("refused", []))
         if self.refused:
-            raise NavigationRefusedError(NAVIGATION_REFUSED)
+            raise NavigationRefusedError(f"{NAVIGATION_REFUSED} (it tried {self.refused[0]})")
         if not outcome.get("ok"):
             raise ReplError(str(outcome.get("error")))
         return outcome.get("value")
