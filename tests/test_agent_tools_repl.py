@@ -104,6 +104,7 @@ async def test_navigate_goes_through_the_callback(target: pagelens.Page, fixture
         "location.assign('other.html')",
         "location.reload()",
         "history.pushState({}, '', 'pushed.html')",
+        "history.back()",
         "document.getElementById('form').submit()",
         "window.open('other.html')",
     ],
@@ -116,6 +117,9 @@ async def test_browserjs_may_not_navigate(target: pagelens.Page, attempt: str) -
     assert "navigate(" in caught.value.message
     assert target.url == before
     assert await target.playwright_page.evaluate("window.pageClicks") == []  # the same document
+    # The guard is gone afterwards: the page has its own open() and history back.
+    natives = "[window.open, history.back, history.pushState].map(f => String(f).includes('[native code]'))"
+    assert await target.playwright_page.evaluate(natives) == [True, True, True]
 
 
 @pytest.mark.parametrize("attempt", ["location.href = 'http://127.0.0.1:1/x'", "history.back()", "window.open('x')"])
