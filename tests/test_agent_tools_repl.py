@@ -107,6 +107,8 @@ async def test_navigate_goes_through_the_callback(target: pagelens.Page, fixture
         "history.back()",
         "document.getElementById('form').submit()",
         "window.open('other.html')",
+        # After the function returned: only the refusal of document requests sees this one.
+        "setTimeout(() => { location.href = 'other.html' }, 5)",
     ],
 )
 async def test_browserjs_may_not_navigate(target: pagelens.Page, attempt: str) -> None:
