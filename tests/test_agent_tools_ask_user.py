@@ -141,3 +141,13 @@ async def test_the_page_navigating_away_ends_the_choice(target: pagelens.Page, f
     with pytest.raises(PagelensError) as caught:
         await asyncio.wait_for(task, 5)
     assert caught.value.code == "document_changed"
+
+
+async def test_an_abandoned_picker_takes_its_overlay_along(target: pagelens.Page) -> None:
+    task = await start(target)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await overlay_is_gone(target)
+    await target.playwright_page.click("#go")
+    assert await target.playwright_page.evaluate("window.pageClicks") == ["go", "card"]

@@ -60,9 +60,11 @@ async def ask_user_which_element(page: Page, params: AskUserParams) -> PickedEle
         try:
             outcome = await asyncio.wait_for(_call(session, picker, "pick", params.message), params.timeout)
         except TimeoutError as exc:
+            raise PickerTimeoutError(f"no element was chosen within {params.timeout:g} s") from exc
+        finally:
+            # Timed out, cancelled by the agent or done: the overlay goes (a no-op when done).
             with contextlib.suppress(PlaywrightError, TimeoutError):
                 await asyncio.wait_for(_call(session, picker, "stop"), _SETUP_TIMEOUT_S)
-            raise PickerTimeoutError(f"no element was chosen within {params.timeout:g} s") from exc
     except PlaywrightError as exc:  # the page navigated or closed under the picker
         reason = str(exc).splitlines()[0]
         raise PagelensError(

@@ -126,7 +126,6 @@
     // Resolves to the chosen element's details, or {cancelled: true} on Esc, or
     // {stopped: true} when `stop` ends it.
     pick(message) {
-      this.stop();
       return new Promise((resolve) => {
         const view = overlay(message);
         let current = null;
