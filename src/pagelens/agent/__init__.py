@@ -1,0 +1,1 @@
+"""The agent: models, the loop with a plan, and the automation tools."""
