@@ -85,6 +85,15 @@ class ErrorCode(StrEnum):
     TIMEOUT = "timeout", "What was waited for did not happen in time."
     ACTION_FAILED = "action_failed", "The action failed in a way no other code describes."
 
+    # The agent's automation tools
+    UNKNOWN_ACTION = "unknown_action", "A tool was asked for an action it does not have."
+    SCRIPT_TIMEOUT = "script_timeout", "A script in the page ran past its time limit and was terminated."
+    REPL_TIMEOUT = "repl_timeout", "A repl call ran past its time limit; its script was terminated."
+    REPL_ERROR = "repl_error", "The repl code threw; the message carries the JavaScript error and its line."
+    NAVIGATION_REFUSED = "navigation_refused", "Code tried to navigate on its own: use navigate()."
+    PICKER_CANCELLED = "picker_cancelled", "The user pressed Esc instead of choosing an element."
+    PICKER_TIMEOUT = "picker_timeout", "The user did not choose an element in time."
+
     # The servers
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."

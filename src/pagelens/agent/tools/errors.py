@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from pagelens.errors import PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 
 
 class UnknownActionError(PagelensError):
     """A tool was asked for an action it does not have."""
 
-    code = "unknown_action"
+    code = ErrorCode.UNKNOWN_ACTION
 
 
 class ScriptTimeoutError(PagelensError):
     """A script in the page ran past its time limit and was terminated."""
 
-    code = "script_timeout"
+    code = ErrorCode.SCRIPT_TIMEOUT
 
 
 class ReplTimeoutError(PagelensError):
     """A repl call ran past its wall-clock limit; its script was terminated."""
 
-    code = "repl_timeout"
+    code = ErrorCode.REPL_TIMEOUT
 
 
 class ReplError(PagelensError):
     """The repl code threw; the message carries the JavaScript error and its line."""
 
-    code = "repl_error"
+    code = ErrorCode.REPL_ERROR
 
     def __init__(self, message: str, *, output: str = "") -> None:
         super().__init__(message)
@@ -36,16 +36,16 @@ class ReplError(PagelensError):
 class NavigationRefusedError(PagelensError):
     """Code tried to navigate on its own instead of through `navigate()`."""
 
-    code = "navigation_refused"
+    code = ErrorCode.NAVIGATION_REFUSED
 
 
 class PickerCancelledError(PagelensError):
     """The user pressed Esc instead of choosing an element."""
 
-    code = "picker_cancelled"
+    code = ErrorCode.PICKER_CANCELLED
 
 
 class PickerTimeoutError(PagelensError):
     """The user did not choose an element in time."""
 
-    code = "picker_timeout"
+    code = ErrorCode.PICKER_TIMEOUT
