@@ -127,9 +127,7 @@ class Session:
         req = InteractRequest.parse(request)
         spec = SPECS[req.action]
         if spec.kind == "command":
-            answer: dict[str, Any] = await spec.handler(
-                TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
-            )
+            answer: dict[str, Any] = await spec.handler(self._call(req))
             return answer
         if req.background:
             command_id = self.commands.submit(req.action, lambda: self._run_quietly(req))
@@ -176,9 +174,12 @@ class Session:
         await self.tabs.restore(self._runtime.browser)
         return True
 
+    def _call(self, req: InteractRequest) -> TabCall:
+        return TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
+
     async def _dispatch(self, req: InteractRequest) -> ActionResult:
         spec = SPECS[req.action]
-        call = TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
+        call = self._call(req)
         if spec.kind == "session":
             result: ActionResult = await spec.handler(call)
             return result
