@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import pagelens
+from pagelens.engine.models import VIEWS
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"
 
 
@@ -34,7 +37,7 @@ def test_snapshot_of_a_local_file_prints_the_compact_summary() -> None:
     assert "hunter2" not in result.stdout
 
 
-@pytest.mark.parametrize("mode", ["full", "interaction", "semantic", "skeleton"])
+@pytest.mark.parametrize("mode", [mode for mode in VIEWS if mode != "compact"])
 def test_every_mode_writes_json_to_a_file(mode: str, tmp_path: Path) -> None:
     out = tmp_path / f"{mode}.json"
     result = run_cli("snapshot", str(EXAMPLE), "--mode", mode, "--out", str(out))
@@ -73,5 +76,11 @@ def test_failures_exit_nonzero_with_one_typed_line(args: list[str], code: str) -
 def test_help_documents_the_views() -> None:
     result = run_cli("snapshot", "--help")
     assert result.returncode == 0
-    for word in ("compact", "interaction", "semantic", "skeleton", "--out", "--cdp-url", "--allowed-hosts"):
+    for word in (*VIEWS, "--out", "--cdp-url", "--allowed-hosts"):
         assert word in result.stdout
+
+
+def test_the_version_answers_both_ways() -> None:
+    for args in (["--version"], ["version"]):
+        result = run_cli(*args)
+        assert result.returncode == 0 and result.stdout == f"pagelens {pagelens.__version__}\n", result

@@ -250,7 +250,26 @@ def mcp(
 @app.command()
 def version() -> None:
     """Print the pagelens version."""
+    _print_version()
+
+
+def _print_version() -> None:
     sys.stdout.write(f"pagelens {pagelens.__version__}\n")
+
+
+def _version_option(wanted: bool) -> None:
+    if wanted:
+        _print_version()
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", callback=_version_option, is_eager=True)
+    ] = False,
+) -> None:
+    pass  # options of the program itself; the commands do the work
 
 
 def _read_page(
