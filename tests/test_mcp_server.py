@@ -22,6 +22,7 @@ from mcp_harness import (
 from PIL import Image
 
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
+from pagelens.engine.roles import FILE_INPUT_SHORT, SHORT_ROLE
 
 VIEWPORT = (1100, 700)  # not the default, so the screenshot and views prove the option arrived
 INTERACT_PARAMETERS = [
@@ -89,6 +90,10 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
     instructions = server.client.instructions or ""
     for needle in ("summary", "element_id", "analyze", "untrusted"):
         assert needle in instructions
+    # The semantic view's legend, every role abbreviation of the one table included.
+    legend = instructions.split("The semantic view's keys:", 1)[1]
+    for short, role in SHORT_ROLE.items():
+        assert f"{short} {role if short != FILE_INPUT_SHORT else 'file input'}" in legend
 
 
 # ---- navigation

@@ -1,7 +1,12 @@
 """What the server tells the agent when it connects: the few rules that
-save it calls and tokens."""
+save it calls and tokens, and the semantic view's key legend (its role abbreviations from
+the one role table)."""
 
-INSTRUCTIONS = """\
+from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT
+
+_ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f", {FILE_INPUT_SHORT} file input"
+
+INSTRUCTIONS = f"""\
 pagelens drives a real Chromium browser for you through two tools.
 
 interact(action=...) navigates and acts. navigate, refresh, back, forward and new_tab \
@@ -19,14 +24,20 @@ role and name when possible (the result then says healed). x and y click a point
 Call analyze when the summary is not enough: what="interaction" lists every control \
 with its id, role, name and states; "semantic" is the compact tree of controls; \
 "skeleton" is the actionable HTML; "full" is the full summary (more headings, \
-navigation links, forms); "screenshot" returns a JPEG (marks=true labels each control \
-with its id, for questions about how or where things look); "tabs" lists open tabs.
+navigation links, forms); "dom" is the page's HTML without scripts or field values; \
+"screenshot" returns a JPEG (marks=true labels each control with its id, for questions \
+about how or where things look); "tabs" lists open tabs.
+
+The semantic view's keys: i id, r role, n name, v value, s states (disabled, checked, \
+mixed, selected, expanded/collapsed, pressed, required, invalid, readonly, focused), xy \
+the point a click lands on, box [x, y, width, height], scr a scroller's position (h: more \
+below), occ covered by something else, f the frame's number. Roles: {_ROLES}.
 
 Big pages: analyze answers within max_tokens (default 4000). Pass query (the label's \
 words, or "click the Export report button") to get the controls most relevant to it; \
 without one, a view too big comes in pages (page=2...). dom_filtered and filter_reason \
 say when a view was cut. Every view has a hash: ask again with if_changed_since=<hash> \
-and an unchanged page answers only {unchanged: true}. A list whose scroller reports \
+and an unchanged page answers only {{unchanged: true}}. A list whose scroller reports \
 hasMore (semantic scrollableContainers, scr.h) loads more with \
 interact(action="scroll_to_load", element_id=<its id>, value=<how many items>).
 
