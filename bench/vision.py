@@ -7,8 +7,8 @@ Per corpus page, on a loaded page (viewport 1280×800), the median wall time of
 `--repeat` calls of:
 
 - png: Playwright's viewport PNG, what analyze(what="screenshot") returned before;
-- jpeg: `page.screenshot()`, the viewport as a JPEG at most 1024 px wide, hashed;
-- jpeg+marks: `page.screenshot(marks=True)`, Set-of-Marks drawn (a semantic capture included);
+- jpeg: `pagelens.screenshot(page)`, the viewport as a JPEG at most 1024 px wide, hashed;
+- jpeg+marks: `pagelens.screenshot(page, marks=True)`, Set-of-Marks drawn (a semantic capture included);
 
 then p50/p95 over the pages, and the sizes of the images (base64, as an agent receives
 them). Budget: the contract puts a screenshot at "~50-150KB base64 JPEG": p95 must be at
@@ -63,12 +63,12 @@ async def run(pages: int, repeat: int) -> dict[str, list[float]]:
             for corpus_page in corpus_pages()[:pages]:
                 try:
                     await page.goto(corpus_page.path(base_url), timeout=30)
-                    await page.screenshot()  # warm: the world exists, fonts are loaded
+                    await pagelens.screenshot(page)  # warm: the world exists, fonts are loaded
                     png_ms, png = await _median_ms(
                         lambda: page.playwright_page.screenshot(type="png", timeout=30_000), repeat
                     )
                     jpeg_ms, shot = await _median_ms(page.screenshot, repeat)
-                    marks_ms, _ = await _median_ms(lambda: page.screenshot(marks=True), repeat)
+                    marks_ms, _ = await _median_ms(lambda: pagelens.screenshot(page, marks=True), repeat)
                 except pagelens.PagelensError as exc:
                     Console(stderr=True).print(f"skipped {corpus_page.id}: {exc}")
                     continue
