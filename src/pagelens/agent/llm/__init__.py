@@ -1,0 +1,1 @@
+"""Language models: provider-neutral messages, model ids and the provider clients."""
