@@ -102,7 +102,17 @@ async def capture_html(
         return await browser.capture_html(html, base_url, mode, **options)
 
 
+def __getattr__(name: str) -> Any:
+    # The agent brings the model SDKs: import it when it is asked for, not with pagelens.
+    if name == "Agent":
+        from pagelens.agent import Agent
+
+        return Agent
+    raise AttributeError(f"module 'pagelens' has no attribute {name!r}")
+
+
 __all__ = [
+    "Agent",
     "Browser",
     "BrowserConnectError",
     "BrowserLaunchError",

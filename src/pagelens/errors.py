@@ -93,6 +93,16 @@ class ErrorCode(StrEnum):
     NAVIGATION_REFUSED = "navigation_refused", "Code tried to navigate on its own: use navigate()."
     PICKER_CANCELLED = "picker_cancelled", "The user pressed Esc instead of choosing an element."
     PICKER_TIMEOUT = "picker_timeout", "The user did not choose an element in time."
+    PICKER_UNAVAILABLE = "picker_unavailable", "Nobody can point at an element: the browser is not visible (headless)."
+    UNKNOWN_TOOL = "unknown_tool", "The model called a tool it was not given."
+
+    # The agent's run
+    TASK_FAILED = "task_failed", "The agent gave up on the task with fail(reason); the message is its reason."
+    STEP_BUDGET_EXHAUSTED = "step_budget_exhausted", "The run reached its step limit before the task was done."
+    TIME_BUDGET_EXHAUSTED = "time_budget_exhausted", "The run reached its time limit before the task was done."
+    TOKEN_BUDGET_EXHAUSTED = "token_budget_exhausted", "The run used its token allowance before the task was done."
+    NO_TOOL_CALL = "no_tool_call", "The model kept answering in text instead of calling a tool (finish or fail)."
+    RUN_STOPPED = "run_stopped", "The user stopped the run."
 
     # The servers
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
 
 from pagelens.actions import analyze as views
 from pagelens.actions import navigation, perform
@@ -27,6 +28,7 @@ from pagelens.actions.runtime import BrowserOptions, BrowserRuntime
 from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tab_actions import TabCall
 from pagelens.actions.tabs import Tabs
+from pagelens.browser import Browser
 from pagelens.budget import DEFAULT_MAX_TOKENS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
@@ -198,6 +200,23 @@ class Session:
             # A dialog held from an earlier action was answered before this call ran.
             result.message = f"{released}; {result.message}" if result.message else released
         return result
+
+    # ---- for tools that drive the page themselves (the agent's repl, debugger, picker)
+
+    @property
+    def browser(self) -> Browser:
+        """The session's browser (for work in tabs of its own, such as summarize)."""
+        return self._runtime.browser
+
+    async def page(self, tab_id: str | None = None) -> PlaywrightPage:
+        """A tab's Playwright page (default: the active tab), on a live browser and with no
+        dialog of an earlier action still freezing it. The caller drives the page itself,
+        outside the session's lock: such tools may call `interact` (to navigate) meanwhile."""
+        async with self._lock:
+            await self._ensure_browser()
+            tab = await self.tabs.current(tab_id)
+            await perform.release(tab, self._actions)
+            return tab.playwright_page
 
     # ---- analyze
 

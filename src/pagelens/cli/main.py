@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
@@ -245,6 +246,64 @@ def mcp(
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         pass
+
+
+@app.command("run")
+def run_command(
+    task: Annotated[str, typer.Argument(help="What the agent should do, in plain words.")],
+    url: Annotated[
+        str | None, typer.Option(help="Where to start: a URL, or a local HTML file (served on 127.0.0.1).")
+    ] = None,
+    model: Annotated[
+        str,
+        typer.Option(help='provider/model (openai/gpt-4o-mini, anthropic/..., ...), or "auto": the first with a key.'),
+    ] = "auto",
+    max_steps: Annotated[int, typer.Option(min=1, max=500, help="Most tool calls before the run gives up.")] = 30,
+    time_limit: Annotated[float, typer.Option(min=1, help="Most seconds before the run gives up.")] = 600.0,
+    headed: Headed = False,
+    allowed_hosts: AllowedHosts = None,
+    show_values: Annotated[bool, typer.Option(help="Show typed text in the progress and the report.")] = False,
+    database_url: Annotated[
+        str | None, typer.Option(help="Where skills are kept (default: an SQLite file in your data folder).")
+    ] = None,
+) -> None:
+    """Let the agent carry out TASK in a browser: live progress on the terminal, then a
+    JSON report on stdout ({status, result, steps, plan, usage, duration_s}). Exit status
+    0 when the task was completed, 1 otherwise."""
+    from pagelens.agent import Agent, Limits, Skills
+    from pagelens.cli.progress import RunProgress
+
+    async def go() -> pagelens.agent.RunReport:
+        with contextlib.ExitStack() as stack:
+            start = url
+            local = _local_file(url) if url else None
+            hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
+            if local is not None:
+                start = stack.enter_context(pagelens.serve_directory(local.parent)) + quote(local.name)
+            async with Skills.open(database_url) as skills:
+                agent = Agent(
+                    model=model,
+                    skills=skills,
+                    headless=not headed,
+                    allowed_hosts=list(hosts) if hosts is not None else None,
+                    limits=Limits(max_steps=max_steps, time_limit_s=time_limit),
+                    show_values=show_values,
+                )
+                # Ctrl-C stops the run at its next safe point: the report still comes, STOPPED.
+                asyncio.get_running_loop().add_signal_handler(signal.SIGINT, agent.stop)
+                with RunProgress(stderr) as progress:
+                    return await agent.run(task, url=start, on_event=progress.on_event)
+        raise AssertionError("unreachable")
+
+    try:
+        report = asyncio.run(go())
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    sys.stdout.write(report.model_dump_json(indent=2 if sys.stdout.isatty() else None) + "\n")
+    raise typer.Exit(0 if report.status == "COMPLETED" else 1)
 
 
 @app.command()

@@ -2,9 +2,7 @@
 save it calls and tokens, and the semantic view's key legend (its role abbreviations from
 the one role table)."""
 
-from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT
-
-_ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f", {FILE_INPUT_SHORT} file input"
+from pagelens.actions.descriptions import SEMANTIC_KEYS
 
 INSTRUCTIONS = f"""\
 pagelens drives a real Chromium browser for you through two tools.
@@ -28,10 +26,7 @@ navigation links, forms); "dom" is the page's HTML without scripts or field valu
 "screenshot" returns a JPEG (marks=true labels each control with its id, for questions \
 about how or where things look); "tabs" lists open tabs.
 
-The semantic view's keys: i id, r role, n name, v value, s states (disabled, checked, \
-mixed, selected, expanded/collapsed, pressed, required, invalid, readonly, focused), xy \
-the point a click lands on, box [x, y, width, height], scr a scroller's position (h: more \
-below), occ covered by something else, f the frame's number. Roles: {_ROLES}.
+{SEMANTIC_KEYS}
 
 Big pages: analyze answers within max_tokens (default 4000). Pass query (the label's \
 words, or "click the Export report button") to get the controls most relevant to it; \

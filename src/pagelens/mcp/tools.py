@@ -1,21 +1,19 @@
-"""The two tools, `interact` and `analyze`: their MCP definitions, built from the action
-layer's request models, and what each call does with the browser session."""
+"""The two tools, `interact` and `analyze`, as MCP tools: their declarations come from the
+action layer (actions/tools.py); here is what each call does with the browser session and
+how its result becomes MCP content."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mcp.types import CallToolResult, Tool, ToolAnnotations
 
-from pagelens.actions import registry
+from pagelens.actions import tools
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
 from pagelens.actions.session import Session
-from pagelens.mcp import descriptions
 from pagelens.mcp.results import tool_result
-from pagelens.mcp.schemas import input_schema
 
 
 async def interact(session: Session, request: InteractRequest) -> CallToolResult:
@@ -38,59 +36,25 @@ async def analyze(session: Session, request: AnalyzeRequest) -> CallToolResult:
 
 @dataclass(frozen=True)
 class ToolSpec:
-    name: str
-    request: type[InteractRequest] | type[AnalyzeRequest]
-    description: str
-    parameters: dict[str, str]
-    annotations: ToolAnnotations
+    declaration: tools.ToolDeclaration
     run: Callable[[Session, Any], Awaitable[CallToolResult]]
 
     def parse(self, arguments: dict[str, Any]) -> Any:
-        """The validated request; a bad or unknown parameter raises an
-        InvalidRequestError naming it, before any browser is involved."""
-        return self.request.parse(arguments)
+        return self.declaration.parse(arguments)
 
     def definition(self) -> Tool:
-        schema = input_schema(self.request)
-        schema.pop("description", None)  # the tool's description says it once
-        for name, prop in schema["properties"].items():
-            prop.setdefault("description", self.parameters[name])
+        declared = self.declaration
         return Tool(
-            name=self.name,
-            description=self.description,
-            input_schema=schema,
-            annotations=self.annotations,
+            name=declared.name,
+            description=declared.description,
+            input_schema=declared.schema(),
+            annotations=ToolAnnotations(
+                title=declared.title, read_only_hint=declared.read_only, open_world_hint=True
+            ),
         )
 
 
 TOOLS: dict[str, ToolSpec] = {
-    spec.name: spec
-    for spec in (
-        ToolSpec(
-            name="interact",
-            request=InteractRequest,
-            description=descriptions.INTERACT
-            + "\n\n"
-            + inspect.cleandoc(InteractRequest.__doc__ or "")
-            + "\n\n"
-            + registry.describe(),
-            parameters=descriptions.INTERACT_PARAMETERS,
-            annotations=ToolAnnotations(
-                title="Navigate and act", read_only_hint=False, open_world_hint=True
-            ),
-            run=interact,
-        ),
-        ToolSpec(
-            name="analyze",
-            request=AnalyzeRequest,
-            description=descriptions.ANALYZE
-            + "\n\n"
-            + inspect.cleandoc(AnalyzeRequest.__doc__ or ""),
-            parameters=descriptions.ANALYZE_PARAMETERS,
-            annotations=ToolAnnotations(
-                title="Read the page", read_only_hint=True, open_world_hint=True
-            ),
-            run=analyze,
-        ),
-    )
+    spec.declaration.name: spec
+    for spec in (ToolSpec(tools.INTERACT, interact), ToolSpec(tools.ANALYZE, analyze))
 }

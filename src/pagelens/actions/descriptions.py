@@ -1,5 +1,6 @@
 """Descriptions of the two tools and their parameters, as agents read them in the tool
-list. Types, enums and defaults come from the action layer's models (see schemas.py);
+list (the MCP server's and the agent's alike). Types, enums and defaults come from the
+models (see schemas.py);
 a description the model itself carries (pydantic `Field(description=...)`) wins over the
 one here, so these are only the wording an agent needs on top of the typed contract."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from pagelens.actions.models import ENGINE_VIEWS
 from pagelens.engine.models import VIEW_SPECS
+from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT
 
 INTERACT = (
     "Navigate and act in the browser. navigate, refresh, back, forward and new_tab return "
@@ -97,3 +99,13 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "is only {unchanged: true, hash}."
     ),
 }
+
+_ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f", {FILE_INPUT_SHORT} file input"
+
+# The semantic view's short keys and role abbreviations, from the one role table.
+SEMANTIC_KEYS = (
+    "The semantic view's keys: i id, r role, n name, v value, s states (disabled, checked, "
+    "mixed, selected, expanded/collapsed, pressed, required, invalid, readonly, focused), xy "
+    "the point a click lands on, box [x, y, width, height], scr a scroller's position (h: more "
+    f"below), occ covered by something else, f the frame's number. Roles: {_ROLES}."
+)

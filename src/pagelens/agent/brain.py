@@ -1,0 +1,99 @@
+"""One task's conversation with the model: the prompt, the history under its budget,
+the plan and the tokens used. The in-process loop (loop.py) and the step API (step.py)
+both think with it; only who carries out the tool calls differs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, History
+from pagelens.agent.llm.base import ChatModel
+from pagelens.agent.llm.messages import Completion, Done, Message, TextDelta, ToolCall, ToolDefinition, Usage
+from pagelens.agent.plan import Plan
+from pagelens.agent.prompts import SYSTEM_PROMPT, fence, new_fence_tag, task_message
+from pagelens.tokens import to_json
+
+NUDGE = "Call one of your tools: carry on with the plan, or finish(result) if the task is done, or fail(reason)."
+# The keys a cut result keeps: enough to remember what was done and how it went.
+_STUB_KEYS = ("success", "action", "finalUrl", "url", "title", "tabId", "tab_id", "error", "message", "result", "reason")
+_STUB_TEXT = 160
+
+
+class Brain:
+    def __init__(
+        self,
+        model: ChatModel,
+        task: str,
+        url: str | None,
+        tools: Iterable[ToolDefinition],
+        *,
+        request_budget: int = DEFAULT_REQUEST_BUDGET,
+        max_output_tokens: int | None = None,
+    ) -> None:
+        self.model = model
+        self.task = task
+        self.tools = list(tools)
+        self.max_output_tokens = max_output_tokens
+        self.plan = Plan()
+        self.usage = Usage()
+        self.fence_tag = new_fence_tag()
+        self.history = History(self.tools, request_budget)
+        self.history.add(Message(role="system", content=SYSTEM_PROMPT))
+        self.history.add(Message(role="user", content=task_message(task, url)))
+        self.request_tokens: list[int] = []  # the size of every request sent, for budgets and benches
+        self._calls = 0
+
+    async def think(self, on_text: Callable[[str], None] | None = None) -> Completion:
+        """Ask the model for its next move; the answer joins the history."""
+        messages = self.history.messages()
+        self.request_tokens.append(self.history.tokens())
+        completion: Completion | None = None
+        async for event in self.model.stream(messages, self.tools, max_output_tokens=self.max_output_tokens):
+            if isinstance(event, TextDelta):
+                if on_text is not None:
+                    on_text(event.text)
+            elif isinstance(event, Done):
+                completion = event.completion
+        assert completion is not None, "a model stream ends with Done"
+        self.usage = self.usage + completion.usage
+        self.history.add(completion.message())
+        return completion
+
+    def observe(self, call: ToolCall, data: dict[str, Any], *, on_cut: Callable[[], None] | None = None) -> None:
+        """A tool's result, fenced as data, answering `call`."""
+        self.history.add(
+            Message(role="tool", tool_call_id=call.id, name=call.name, content=self._fenced(call.name, data)),
+            stub=self._fenced(call.name, _stub(data)),
+            on_cut=on_cut,
+        )
+
+    def record_call(self, call: ToolCall) -> None:
+        """A call made on the model's behalf (the run's opening navigation)."""
+        self.history.add(Message(role="assistant", tool_calls=[call]))
+
+    def note_navigation(self, data: dict[str, Any]) -> ToolCall:
+        """The user moved the tab during the run: tell the model as a navigation result
+        (page text only ever arrives as a tool result)."""
+        self._calls += 1
+        call = ToolCall(id=f"user_navigation_{self._calls}", name="navigate", arguments={"url": data["finalUrl"]})
+        self.history.add(Message(role="assistant", content="(the user navigated the tab)", tool_calls=[call]))
+        self.observe(call, {"by": "user", **data})
+        return call
+
+    def nudge(self) -> None:
+        self.history.add(Message(role="user", content=NUDGE))
+
+    def _fenced(self, tool: str, data: dict[str, Any]) -> str:
+        return fence(tool, to_json(data), self.fence_tag)
+
+
+def _stub(data: dict[str, Any]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key in _STUB_KEYS:
+        value = data.get(key)
+        if value is None:
+            continue
+        kept[key] = value[:_STUB_TEXT] + "…" if isinstance(value, str) and len(value) > _STUB_TEXT else value
+    kept["cut"] = "the rest of this result was left out to save space"
+    return kept

@@ -1,0 +1,149 @@
+"""The step API: the same brain as the in-process loop, for a client that carries out
+the actions itself (a browser extension, the daemon's `/api/agent/interact`).
+
+Each call brings the page as the client sees it after its last action; the answer is the
+next action, the plan and the status:
+
+    stepper = Stepper(model)
+    decision = await stepper.decide(task_id, task, PageState(url=..., title=..., view=semantic_json))
+    decision.action          # "click(42)", "finish()", ...
+    decision.actionDetails   # {name, elementId, selectorPath, args}
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pagelens.agent.brain import Brain
+from pagelens.agent.llm.base import ChatModel
+from pagelens.agent.llm.messages import ToolCall
+from pagelens.agent.plan import Plan
+from pagelens.agent.toolset import TOOLS, ToolContext, ToolOutput, run_tool
+from pagelens.errors import ErrorCode, PagelensError
+
+# What a client can carry out; the plan is kept here, finish and fail end the task.
+STEP_TOOLS = ("plan", "navigate", "interact", "finish", "fail")
+MAX_PLAN_CALLS = 3  # plan updates in a row before the model must act
+StepStatus = Literal["planning", "executing", "completed", "failed"]
+
+
+class PageState(BaseModel):
+    """The page after the client's last action, and what that action did."""
+
+    url: str
+    title: str = ""
+    view: dict[str, Any] | None = Field(None, description="Any view of the page (semantic, summary, ...), as JSON.")
+    result: dict[str, Any] | None = Field(None, description="The last action's result or observations, as JSON.")
+
+
+class ActionDetails(BaseModel):
+    name: str
+    elementId: str | None = None  # noqa: N815
+    selectorPath: str | None = None  # noqa: N815
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Decision(BaseModel):
+    thought: str
+    action: str
+    actionDetails: ActionDetails  # noqa: N815
+    plan: Plan
+    status: StepStatus
+    taskId: str  # noqa: N815
+
+
+class Stepper:
+    """Keeps one brain per task (in memory) and decides each next step."""
+
+    def __init__(self, model: ChatModel, *, request_budget: int | None = None) -> None:
+        self.model = model
+        self.request_budget = request_budget
+        self._brains: dict[str, tuple[Brain, ToolCall | None]] = {}
+
+    async def decide(self, task_id: str, task: str, page: PageState) -> Decision:
+        brain, pending = self._brains.get(task_id) or (self._new_brain(task, page.url), None)
+        if pending is not None:  # the client carried it out: its outcome is the result
+            brain.observe(pending, {"url": page.url, "title": page.title, "result": page.result, "page": page.view})
+        else:
+            brain.record_call(opening := ToolCall(id="page", name="navigate", arguments={"url": page.url}))
+            brain.observe(opening, {"finalUrl": page.url, "title": page.title, "page": page.view})
+        thought = ""
+        for _ in range(MAX_PLAN_CALLS + 1):
+            completion = await brain.think()
+            thought = completion.text.strip() or thought
+            call = completion.tool_calls[0] if completion.tool_calls else None
+            if call is None:
+                brain.nudge()
+                continue
+            for extra in completion.tool_calls[1:]:  # one action per step: the rest is not run
+                brain.observe(extra, {"success": False, "message": "one action per step: this call was not run"})
+            if call.name == "plan":
+                output = await _run_plan(brain, call)
+                brain.observe(call, output.data)
+                continue
+            if call.name not in STEP_TOOLS:
+                brain.observe(call, {"success": False, "error": ErrorCode.UNKNOWN_TOOL, "message": f"use one of {STEP_TOOLS}"})
+                continue
+            return self._decision(task_id, brain, call, thought, page)
+        raise PagelensError("the model did not choose an action", code=ErrorCode.NO_TOOL_CALL)
+
+    def _new_brain(self, task: str, url: str) -> Brain:
+        definitions = [TOOLS[name].definition() for name in STEP_TOOLS]
+        if self.request_budget is None:
+            return Brain(self.model, task, url, definitions)
+        return Brain(self.model, task, url, definitions, request_budget=self.request_budget)
+
+    def _decision(self, task_id: str, brain: Brain, call: ToolCall, thought: str, page: PageState) -> Decision:
+        args = dict(call.arguments)
+        status: StepStatus = "executing"
+        if call.name in ("finish", "fail"):
+            brain.plan.finish(succeeded=call.name == "finish", outcome=str(args.get("result") or args.get("reason")))
+            status = "completed" if call.name == "finish" else "failed"
+            self._brains.pop(task_id, None)
+            action = f"{call.name}()"
+            details = ActionDetails(name=call.name, args=args)
+        else:
+            brain.plan.start_step()
+            self._brains[task_id] = (brain, call)
+            name = str(args.pop("action", call.name))
+            element = args.pop("element_id", None)
+            shown = [str(element)] if element is not None else []
+            shown += [_literal(value) for value in args.values()]
+            action = f"{name}({', '.join(shown)})"
+            selector = args.get("selector") or (_selector_of(page.view, str(element)) if element else None)
+            details = ActionDetails(name=name, elementId=element, selectorPath=selector, args=args)
+        if not brain.plan.steps:
+            status = "planning" if status == "executing" else status
+        return Decision(
+            thought=thought, action=action, actionDetails=details, plan=brain.plan, status=status, taskId=task_id
+        )
+
+
+async def _run_plan(brain: Brain, call: ToolCall) -> ToolOutput:
+    context = ToolContext(session=None, plan=brain.plan)  # type: ignore[arg-type]  # plan needs no browser
+    return await run_tool(context, {"plan": TOOLS["plan"]}, "plan", call.arguments)
+
+
+def _literal(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _selector_of(view: Any, element_id: str) -> str | None:
+    """The selector the client's view gives for `element_id` (any view's control that
+    has both an id, `id` or `i`, and a `selector`)."""
+    if isinstance(view, dict):
+        if str(view.get("id", view.get("i"))) == element_id and isinstance(view.get("selector"), str):
+            return view["selector"]
+        children = view.values()
+    elif isinstance(view, list):
+        children = view
+    else:
+        return None
+    for child in children:
+        found = _selector_of(child, element_id)
+        if found is not None:
+            return found
+    return None
