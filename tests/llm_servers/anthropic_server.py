@@ -24,8 +24,12 @@ class AnthropicMessagesServer(ScriptedServer):
     path = "/v1/messages"
     base_path = ""
 
+    def key(self, headers: dict[str, str]) -> str | None:
+        """`x-api-key`, or a bearer token (which recent SDKs send an API key as)."""
+        return headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ") or None
+
     def authorized(self, headers: dict[str, str]) -> bool:
-        return headers.get("x-api-key") == self.api_key and "anthropic-version" in headers
+        return super().authorized(headers) and "anthropic-version" in headers
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         return {"type": "error", "error": {"type": ERROR_TYPES.get(status, "api_error"), "message": message}}

@@ -22,8 +22,8 @@ class OpenAIChatServer(ScriptedServer):
     path = "/v1/chat/completions"
     base_path = "/v1"
 
-    def authorized(self, headers: dict[str, str]) -> bool:
-        return headers.get("authorization") == f"Bearer {self.api_key}"
+    def key(self, headers: dict[str, str]) -> str | None:
+        return headers.get("authorization", "").removeprefix("Bearer ") or None
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         kind = ERROR_TYPES.get(status, "server_error")

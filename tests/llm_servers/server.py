@@ -53,8 +53,12 @@ class ScriptedServer:
 
     # The wire, per provider.
 
-    def authorized(self, headers: dict[str, str]) -> bool:
+    def key(self, headers: dict[str, str]) -> str | None:
+        """The API key a request carries."""
         raise NotImplementedError
+
+    def authorized(self, headers: dict[str, str]) -> bool:
+        return self.key(headers) == self.api_key
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         raise NotImplementedError
