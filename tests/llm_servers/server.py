@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 from starlette.applications import Starlette
@@ -96,7 +96,7 @@ class ScriptedServer:
             return StreamingResponse(_paced(self.events(outcome, body, number)), media_type="text/event-stream")
         return JSONResponse(self.message(outcome, body, number))
 
-    async def __aenter__(self) -> ScriptedServer:
+    async def __aenter__(self) -> Self:
         app = Starlette(routes=[Route(self.path, self._handle, methods=["POST"])])
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -174,9 +174,9 @@ def resolve_model(
     path = Path(config_path) if config_path is not None else default_config_path(env)
     config = load_config(path, required=config_path is not None or bool(env.get("PAGELENS_CONFIG")))
 
-    if model_id in (None, "auto"):
-        model_id = env.get("PAGELENS_MODEL") or config.model.default
-    if model_id and model_id != "auto":
+    if model_id is None or model_id == "auto":
+        model_id = env.get("PAGELENS_MODEL") or config.model.default or "auto"
+    if model_id != "auto":
         provider, model = parse_model_id(model_id)
         api_key = _api_key(provider, env, config)
         if api_key is None and PROVIDERS[provider].key_required:
