@@ -104,6 +104,23 @@ class ErrorCode(StrEnum):
     NO_TOOL_CALL = "no_tool_call", "The model kept answering in text instead of calling a tool (finish or fail)."
     RUN_STOPPED = "run_stopped", "The user stopped the run."
 
+    # Language models
+    NO_MODEL_AVAILABLE = (
+        "no_model_available",
+        "No language model is configured; the message names the variables or config keys to set.",
+    )
+    INVALID_MODEL_ID = "invalid_model_id", "A model id is not `provider/model` with a known provider."
+    INVALID_MODEL_CONFIG = "invalid_model_config", "The model config file is missing, not TOML, or has an unknown key."
+    MODEL_AUTH_FAILED = "model_auth_failed", "The model provider refused the API key (401 or 403)."
+    MODEL_RATE_LIMITED = "model_rate_limited", "The model provider kept answering 429 after the retries."
+    MODEL_UNAVAILABLE = (
+        "model_unavailable",
+        "The model provider failed (5xx), could not be reached or did not answer in time, after the retries.",
+    )
+    MODEL_NOT_FOUND = "model_not_found", "The model provider does not know that model (or the base URL is wrong)."
+    MODEL_BAD_REQUEST = "model_bad_request", "The model provider rejected the request (400, 413 or 422)."
+    MODEL_ERROR = "model_error", "The model provider failed in a way no other code describes."
+
     # The servers
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."

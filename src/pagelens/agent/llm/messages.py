@@ -11,11 +11,16 @@ from pydantic import BaseModel, Field
 
 
 class ToolCall(BaseModel):
-    """One call the model asks for; `arguments` is the parsed JSON object it sent."""
+    """One call the model asks for; `arguments` is the parsed JSON object it sent.
+
+    When what it sent is not a JSON object, `arguments` is empty and `invalid_arguments`
+    holds the text as sent: the agent's loop answers such a call with an error for the model
+    rather than run the tool on a guess."""
 
     id: str
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
+    invalid_arguments: str | None = None
 
 
 class Message(BaseModel):

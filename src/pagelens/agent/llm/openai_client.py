@@ -1,0 +1,160 @@
+"""The OpenAI Chat Completions wire, through the official SDK. It serves OpenAI itself and
+every provider that speaks the same API: Google, xAI, Z.ai, OpenRouter and local servers
+(Ollama, vLLM, llama.cpp, LM Studio)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from pagelens.agent.llm.base import drain, tool_call
+from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
+from pagelens.agent.llm.messages import (
+    Completion,
+    Done,
+    Message,
+    StreamEvent,
+    TextDelta,
+    ToolDefinition,
+    Usage,
+)
+from pagelens.agent.llm.models import ModelConfig
+
+# Local servers take any key, but the SDK insists on one.
+NO_KEY = "none"
+
+
+class OpenAIChatModel:
+    """A ChatModel over `openai.AsyncOpenAI`; the SDK does the retries and timeouts."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        self.config = config
+        self._client = openai.AsyncOpenAI(
+            api_key=config.api_key or NO_KEY,
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_retries=config.max_retries,
+        )
+
+    async def stream(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition] = (),
+        *,
+        max_output_tokens: int | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        params = self._params(messages, tools, max_output_tokens or self.config.max_output_tokens)
+        text: list[str] = []
+        calls: dict[int, _PartialCall] = {}
+        usage = Usage()
+        stop_reason: str | None = None
+        try:
+            response = await self._client.chat.completions.create(**params)
+            async with response:
+                async for chunk in response:
+                    if chunk.usage is not None:
+                        usage = Usage(
+                            input_tokens=chunk.usage.prompt_tokens, output_tokens=chunk.usage.completion_tokens
+                        )
+                    for choice in chunk.choices[:1]:
+                        delta = choice.delta
+                        if delta.content:
+                            text.append(delta.content)
+                            yield TextDelta(text=delta.content)
+                        for part in delta.tool_calls or []:
+                            call = calls.setdefault(part.index, _PartialCall(id=f"call_{part.index}"))
+                            call.id = part.id or call.id
+                            if part.function is not None:
+                                call.name += part.function.name or ""
+                                call.arguments += part.function.arguments or ""
+                        stop_reason = choice.finish_reason or stop_reason
+        except openai.APIError as exc:
+            raise self._error(exc) from exc
+        completion = Completion(
+            text="".join(text),
+            tool_calls=[tool_call(c.id, c.name, c.arguments) for _, c in sorted(calls.items())],
+            usage=usage,
+            stop_reason=stop_reason,
+        )
+        yield Done(completion=completion)
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition] = (),
+        *,
+        max_output_tokens: int | None = None,
+    ) -> Completion:
+        return await drain(self.stream(messages, tools, max_output_tokens=max_output_tokens))
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _params(self, messages: Sequence[Message], tools: Sequence[ToolDefinition], limit: int) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": [wire_message(m) for m in messages],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        # OpenAI's reasoning models refuse `max_tokens`; the compatible servers know only it.
+        params["max_completion_tokens" if self.config.provider == "openai" else "max_tokens"] = limit
+        if tools:
+            params["tools"] = [
+                {
+                    "type": "function",
+                    "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+                }
+                for t in tools
+            ]
+        return params
+
+    def _error(self, exc: openai.APIError) -> ModelError:
+        where = f"{self.config.id} at {self.config.base_url}"
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelUnavailableError(f"{where} did not answer within {self.config.timeout:g} s")
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelUnavailableError(f"could not reach {where}: {exc.__cause__ or exc}")
+        detail = exc.body.get("message", exc.message) if isinstance(exc.body, dict) else exc.message
+        if isinstance(exc, openai.APIStatusError):
+            return error_for_status(exc.status_code, f"{where} answered {exc.status_code}: {detail}")
+        return ModelError(f"{where} failed: {detail}")
+
+
+@dataclass
+class _PartialCall:
+    """A tool call while its pieces stream in."""
+
+    id: str
+    name: str = ""
+    arguments: str = ""
+
+
+def wire_message(message: Message) -> dict[str, Any]:
+    """A message as Chat Completions takes it."""
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+    if message.role != "assistant" or not message.tool_calls:
+        return {"role": message.role, "content": message.content}
+    return {
+        "role": "assistant",
+        "content": message.content or None,
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {
+                    "name": call.name,
+                    # What the model sent, even when it was not JSON: it is answering for it.
+                    "arguments": call.invalid_arguments
+                    if call.invalid_arguments is not None
+                    else json.dumps(call.arguments),
+                },
+            }
+            for call in message.tool_calls
+        ],
+    }

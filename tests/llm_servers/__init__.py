@@ -1,0 +1,20 @@
+"""Local model servers that speak the real OpenAI and Anthropic wires and play a script of
+turns; see README.md."""
+
+from .anthropic_server import AnthropicMessagesServer
+from .openai_server import OpenAIChatServer
+from .script import Call, Fail, Hang, Outcome, Received, Reply, Turn
+from .server import ScriptedServer
+
+__all__ = [
+    "AnthropicMessagesServer",
+    "Call",
+    "Fail",
+    "Hang",
+    "OpenAIChatServer",
+    "Outcome",
+    "Received",
+    "Reply",
+    "ScriptedServer",
+    "Turn",
+]
