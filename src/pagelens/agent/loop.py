@@ -164,7 +164,7 @@ class _Run:
             brain.plan.finish(succeeded=False, outcome=exc.message)
         report.steps, report.plan, report.usage = self.steps, brain.plan, brain.usage
         report.duration_s = round(time.monotonic() - self.started, 3)
-        await self._emit(PlanUpdated(plan=brain.plan))
+        await self._emit(PlanUpdated(plan=brain.plan.model_copy(deep=True)))
         await self._emit(RunFinished(report=report))
         return report
 
@@ -230,7 +230,7 @@ class _Run:
         self.brain.observe(call, output.data, on_cut=forget)
         await self._emit(ToolFinished(step=step, observation=_observation(call.name, output)))
         if call.name == "plan" or self.brain.plan.steps:
-            await self._emit(PlanUpdated(plan=self.brain.plan))
+            await self._emit(PlanUpdated(plan=self.brain.plan.model_copy(deep=True)))
         return output
 
     async def _user_navigation(self) -> dict[str, Any] | None:

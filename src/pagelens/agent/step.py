@@ -118,7 +118,12 @@ class Stepper:
         if not brain.plan.steps:
             status = "planning" if status == "executing" else status
         return Decision(
-            thought=thought, action=action, actionDetails=details, plan=brain.plan, status=status, taskId=task_id
+            thought=thought,
+            action=action,
+            actionDetails=details,
+            plan=brain.plan.model_copy(deep=True),  # a snapshot: the brain goes on changing its own
+            status=status,
+            taskId=task_id,
         )
 
 
