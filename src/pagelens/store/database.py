@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Connection, event
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -23,6 +23,7 @@ def create_engine(url: URL) -> AsyncEngine:
     if url.get_backend_name() == "sqlite":
         engine = create_async_engine(url)
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
+        event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
     return create_async_engine(url, connect_args={"timeout": CONNECT_TIMEOUT_S}, pool_pre_ping=True)
 
@@ -35,6 +36,16 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
+    # The driver would otherwise begin transactions itself, late (not before DDL, so two
+    # processes could run the same migration) and deferred; `_begin_immediate` does it.
+    dbapi_connection.isolation_level = None
+
+
+def _begin_immediate(connection: Connection) -> None:
+    # Every transaction takes the write lock when it starts: a transaction that reads and
+    # then writes (the next message number, the migrations) cannot be overtaken by another
+    # writer between the two, and a second writer waits (busy_timeout) instead of failing.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 class Database:

@@ -5,17 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 
 from pagelens.store.database import Database
-from pagelens.store.errors import RecordNotFoundError, StoreError
+from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import MessageChanges, MessageRecord, Role
 from pagelens.store.schema import MessageRow, utcnow
 from pagelens.store.sessions import existing_session
-
-# Two writers appending to one session at once can pick the same number; the database's
-# unique constraint refuses the second, which then takes the next number.
-_APPEND_ATTEMPTS = 5
 
 
 class MessageRepository:
@@ -35,34 +30,28 @@ class MessageRepository:
         metadata: dict[str, Any] | None = None,
     ) -> MessageRecord:
         """Add a message after the session's last one; the session counts as active now."""
-        for _ in range(_APPEND_ATTEMPTS):
-            try:
-                async with self._database.transaction() as session:
-                    owner = await existing_session(session, session_id)
-                    last = await session.scalar(
-                        select(func.max(MessageRow.sequence_number)).where(MessageRow.session_id == session_id)
-                    )
-                    row = MessageRow(
-                        session_id=session_id,
-                        sequence_number=(last or 0) + 1,
-                        role=role,
-                        content=content,
-                        status=status,
-                        action_string=action_string,
-                        action_payload=action_payload,
-                        error=error,
-                        details=metadata or {},
-                    )
-                    session.add(row)
-                    owner.updated_at = utcnow()
-                    try:
-                        await session.flush()
-                    except IntegrityError as exc:
-                        raise _NumberTaken from exc
-                    return MessageRecord.model_validate(row)
-            except _NumberTaken:
-                continue
-        raise StoreError(f"could not number a new message of session {session_id!r}: too many concurrent writers")
+        async with self._database.transaction() as session:
+            # Locking the session's row makes appends to one session take turns, so two
+            # writers never pick the same number (SQLite's BEGIN IMMEDIATE already does).
+            owner = await existing_session(session, session_id, for_update=True)
+            last = await session.scalar(
+                select(func.max(MessageRow.sequence_number)).where(MessageRow.session_id == session_id)
+            )
+            row = MessageRow(
+                session_id=session_id,
+                sequence_number=(last or 0) + 1,
+                role=role,
+                content=content,
+                status=status,
+                action_string=action_string,
+                action_payload=action_payload,
+                error=error,
+                details=metadata or {},
+            )
+            session.add(row)
+            owner.updated_at = utcnow()
+            await session.flush()
+            return MessageRecord.model_validate(row)
 
     async def get(self, message_id: str) -> MessageRecord | None:
         async with self._database.transaction() as session:
@@ -92,7 +81,3 @@ class MessageRepository:
                 setattr(row, column, value)
             await session.flush()
             return MessageRecord.model_validate(row)
-
-
-class _NumberTaken(Exception):
-    pass

@@ -69,8 +69,8 @@ class SessionRepository:
             return SessionRecord.model_validate(row)
 
 
-async def existing_session(session: AsyncSession, session_id: str) -> SessionRow:
-    row = await session.get(SessionRow, session_id)
+async def existing_session(session: AsyncSession, session_id: str, *, for_update: bool = False) -> SessionRow:
+    row = await session.get(SessionRow, session_id, with_for_update=for_update)
     if row is None:
         raise RecordNotFoundError(f"no session has the id {session_id!r}")
     return row
