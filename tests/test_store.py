@@ -259,6 +259,17 @@ async def test_a_message_needs_its_session(store: Store) -> None:
         await store.messages.append("no-such-session", "user", "hi")
 
 
+async def test_deleting_a_session_deletes_its_messages_and_keeps_its_runs(store: Store) -> None:
+    session = await store.sessions.create()
+    message = await store.messages.append(session.id, "user", "hi")
+    run = await store.runs.create("task", session_id=session.id)
+    async with store._database.engine.begin() as connection:
+        await connection.execute(text("DELETE FROM sessions WHERE id = :id"), {"id": session.id})
+    assert await store.messages.get(message.id) is None
+    kept = await store.runs.get(run.id)
+    assert kept is not None and kept.session_id is None
+
+
 # Runs
 
 
