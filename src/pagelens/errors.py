@@ -121,6 +121,20 @@ class ErrorCode(StrEnum):
     MODEL_BAD_REQUEST = "model_bad_request", "The model provider rejected the request (400, 413 or 422)."
     MODEL_ERROR = "model_error", "The model provider failed in a way no other code describes."
 
+    # The store and the agent's skills
+    STORE_UNAVAILABLE = (
+        "store_unavailable",
+        "The database could not be reached or opened; the message names its URL (without the password).",
+    )
+    STORE_ERROR = "store_error", "The database failed a read or a write."
+    RECORD_NOT_FOUND = "record_not_found", "No session, message or run has that id."
+    SKILL_NOT_FOUND = "skill_not_found", "No skill has that name."
+    SKILL_EXISTS = "skill_exists", "A skill already has that name."
+    INVALID_SKILL = (
+        "invalid_skill",
+        "A skill's name, patterns or library were refused; the message says which and why.",
+    )
+
     # The servers
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."

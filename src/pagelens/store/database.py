@@ -1,0 +1,71 @@
+"""The engine and its transactions: SQLite set up for a store several processes share,
+and the driver's failures turned into the store's typed errors."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from pagelens.store.errors import StoreError
+from pagelens.store.urls import shown
+
+# A PostgreSQL server that does not answer fails the open after this long, not the driver's minute.
+CONNECT_TIMEOUT_S = 10.0
+
+
+def create_engine(url: URL) -> AsyncEngine:
+    if url.get_backend_name() == "sqlite":
+        engine = create_async_engine(url)
+        event.listen(engine.sync_engine, "connect", _configure_sqlite)
+        event.listen(engine.sync_engine, "begin", _begin_immediate)
+        return engine
+    return create_async_engine(url, connect_args={"timeout": CONNECT_TIMEOUT_S}, pool_pre_ping=True)
+
+
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets a reader (the CLI) work while a writer (the daemon) holds the file; SQLite
+    # enforces foreign keys only when asked, per connection; and a writer waits for
+    # another's lock a while instead of failing at once.
+    cursor = dbapi_connection.cursor()
+    for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+    # The driver would otherwise begin transactions itself, late (not before DDL, so two
+    # processes could run the same migration) and deferred; `_begin_immediate` does it.
+    dbapi_connection.isolation_level = None
+
+
+def _begin_immediate(connection: Connection) -> None:
+    # Every transaction takes the write lock when it starts: a transaction that reads and
+    # then writes (the next message number, the migrations) cannot be overtaken by another
+    # writer between the two, and a second writer waits (busy_timeout) instead of failing.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    """An engine and the sessions made on it; each `transaction()` commits or rolls back as a whole."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session in a transaction. A failure of the database becomes StoreError;
+        errors the caller raises (typed ones included) roll back and pass through."""
+        try:
+            async with self._sessions.begin() as session:
+                yield session
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database at {shown(self.engine.url)} failed: {_first_line(exc)}") from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

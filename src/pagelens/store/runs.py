@@ -1,0 +1,59 @@
+"""The `runs` table: tasks given to the agent, their plans and outcomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from pagelens.store.database import Database
+from pagelens.store.errors import RecordNotFoundError
+from pagelens.store.records import RunChanges, RunRecord
+from pagelens.store.schema import RunRow
+from pagelens.store.sessions import existing_session
+
+
+class RunRepository:
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def create(
+        self,
+        task: str,
+        *,
+        session_id: str | None = None,
+        url: str | None = None,
+        model: str | None = None,
+        plan: Any = None,
+        status: str = "pending",
+    ) -> RunRecord:
+        async with self._database.transaction() as session:
+            if session_id is not None:
+                await existing_session(session, session_id)
+            row = RunRow(task=task, session_id=session_id, url=url, model=model, plan=plan, status=status)
+            session.add(row)
+            await session.flush()
+            return RunRecord.model_validate(row)
+
+    async def get(self, run_id: str) -> RunRecord | None:
+        async with self._database.transaction() as session:
+            row = await session.get(RunRow, run_id)
+            return RunRecord.model_validate(row) if row is not None else None
+
+    async def list(self, *, session_id: str | None = None, limit: int = 50) -> list[RunRecord]:
+        """Runs, the most recently created first."""
+        query = select(RunRow).order_by(RunRow.created_at.desc(), RunRow.id).limit(limit)
+        if session_id is not None:
+            query = query.where(RunRow.session_id == session_id)
+        async with self._database.transaction() as session:
+            return [RunRecord.model_validate(row) for row in await session.scalars(query)]
+
+    async def update(self, run_id: str, changes: RunChanges) -> RunRecord:
+        async with self._database.transaction() as session:
+            row = await session.get(RunRow, run_id)
+            if row is None:
+                raise RecordNotFoundError(f"no run has the id {run_id!r}")
+            for column, value in changes.model_dump(exclude_unset=True).items():
+                setattr(row, column, value)
+            await session.flush()
+            return RunRecord.model_validate(row)

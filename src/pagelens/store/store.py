@@ -1,0 +1,71 @@
+"""`Store`: the database opened, migrated to the newest schema, and its repositories."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import SQLAlchemyError
+
+from pagelens.store.database import Database, create_engine
+from pagelens.store.errors import StoreUnavailableError
+from pagelens.store.messages import MessageRepository
+from pagelens.store.meta import MetaRepository
+from pagelens.store.migrate import upgrade
+from pagelens.store.runs import RunRepository
+from pagelens.store.sessions import SessionRepository
+from pagelens.store.skills import SkillRepository
+from pagelens.store.urls import redact_text, resolve_url, shown
+
+
+class Store:
+    """The database pagelens keeps its state in. `await Store.open(url)` (or `async with
+    await Store.open() as store:`), then `store.skills`, `store.sessions`,
+    `store.messages`, `store.runs`, `store.meta`."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self.skills = SkillRepository(database)
+        self.sessions = SessionRepository(database)
+        self.messages = MessageRepository(database)
+        self.runs = RunRepository(database)
+        self.meta = MetaRepository(database)
+
+    @property
+    def url(self) -> str:
+        """The database's URL, its password masked."""
+        return shown(self._database.engine.url)
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> Store:
+        """Open the database at `url` (None: $PAGELENS_DATABASE_URL, else the SQLite file
+        in the user's data dir) and migrate it. Raises StoreUnavailableError when it
+        cannot be reached, opened or migrated."""
+        resolved = resolve_url(url)
+        engine = create_engine(resolved)
+        try:
+            async with engine.begin() as connection:
+                await connection.run_sync(upgrade)
+        except (SQLAlchemyError, OSError) as exc:
+            await engine.dispose()
+            reason = _reason(exc, resolved)
+            raise StoreUnavailableError(f"cannot open the database at {shown(resolved)}: {reason}") from exc
+        return cls(Database(engine))
+
+    async def close(self) -> None:
+        await self._database.engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+
+def _reason(exc: BaseException, url: URL) -> str:
+    # A driver may quote the URL it was given; the password must not reach the message.
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    text = redact_text(text)
+    return text.replace(url.password, "***") if isinstance(url.password, str) and url.password else text
