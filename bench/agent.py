@@ -16,6 +16,7 @@ import asyncio
 import json
 import statistics
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))  # the scripted servers live with the tests
 
 from bench.corpus import PAGES_DIR, corpus_pages  # noqa: E402
 from tests.agent_script import SHOP_TASK, call, plan, shop_script  # noqa: E402
-from tests.llm_servers import OpenAIChatServer, Reply  # noqa: E402
+from tests.llm_servers import OpenAIChatServer  # noqa: E402
 
 OBSERVATION_BUDGET = 1_500  # median tokens of a tool result
 SHOP = ROOT / "tests" / "fixtures" / "agent"
@@ -111,7 +112,9 @@ async def measure(name: str, task: str, url: str, script: list[Any], session: Se
         finally:
             await model.aclose()
         bodies = server.bodies
-    return Measured(name, report.status, len(report.steps), list(new_observations(bodies)), [wire_tokens(b) for b in bodies])
+    return Measured(
+        name, report.status, len(report.steps), list(new_observations(bodies)), [wire_tokens(b) for b in bodies]
+    )
 
 
 async def main(pages: int) -> int:
@@ -120,15 +123,19 @@ async def main(pages: int) -> int:
     with ExitStack() as stack:
         shop = stack.enter_context(pagelens.serve_directory(SHOP))
         corpus = stack.enter_context(pagelens.serve_directory(PAGES_DIR))
-        async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session, Skills.open(
-            "sqlite:///:memory:"
-        ) as skills:
+        scratch = stack.enter_context(tempfile.TemporaryDirectory())
+        async with (
+            await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session,
+            Skills.open(f"sqlite:///{scratch}/skills.db") as skills,
+        ):
             with console.status("shop task…"):
                 results.append(await measure("shop", SHOP_TASK, shop + "index.html", shop_script(), session, skills))
             urls = tour_urls(corpus, pages)
             with console.status(f"corpus tour ({len(urls)} pages, {3 * len(urls)} steps)…"):
                 tour = tour_script(urls)
-                results.append(await measure(f"tour ({3 * len(urls)} steps)", "Visit the pages", urls[0], tour, session, skills))
+                results.append(
+                    await measure(f"tour ({3 * len(urls)} steps)", "Visit the pages", urls[0], tour, session, skills)
+                )
     return report(results, console)
 
 

@@ -20,11 +20,11 @@ import asyncio
 import json
 import statistics
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
@@ -67,7 +67,9 @@ def miniwob_html() -> Path:
     try:
         return Path(str(resources.files("miniwob") / "html"))
     except ModuleNotFoundError:
-        raise SystemExit("bench.miniwob needs the MiniWoB++ pages: pip install miniwob (or 'pagelens[bench]')") from None
+        raise SystemExit(
+            "bench.miniwob needs the MiniWoB++ pages: pip install miniwob (or 'pagelens[bench]')"
+        ) from None
 
 
 def all_tasks() -> list[str]:
@@ -90,7 +92,13 @@ async def run_episode(
         }""",
         [seed, int(limits.time_limit_s * 1000)],
     )
-    agent = Agent(model=model, session=session, skills=skills, limits=limits, tools=("plan", "interact", "analyze", "finish", "fail"))
+    agent = Agent(
+        model=model,
+        session=session,
+        skills=skills,
+        limits=limits,
+        tools=("plan", "interact", "analyze", "finish", "fail"),
+    )
 
     async def watch(event: AgentEvent) -> None:
         if isinstance(event, ToolFinished) and await page.evaluate("WOB_DONE_GLOBAL"):
@@ -111,10 +119,11 @@ async def main(args: argparse.Namespace) -> int:
     episodes: list[Episode] = []
     console = Console(stderr=True)
     try:
-        with pagelens.serve_directory(miniwob_html()) as base:
-            async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS), headless=not args.headed) as session, Skills.open(
-                "sqlite:///:memory:"
-            ) as skills:
+        with pagelens.serve_directory(miniwob_html()) as base, tempfile.TemporaryDirectory() as scratch:
+            async with (
+                await Session.start(allowed_hosts=list(LOOPBACK_HOSTS), headless=not args.headed) as session,
+                Skills.open(f"sqlite:///{scratch}/skills.db") as skills,
+            ):
                 with Progress(console=console) as progress:
                     bar = progress.add_task(f"MiniWoB++ with {model.config.id}", total=len(tasks) * args.episodes)
                     for task in tasks:
@@ -125,7 +134,8 @@ async def main(args: argparse.Namespace) -> int:
         await model.aclose()
     print_table(episodes, model.config.id)
     if args.json:
-        Path(args.json).write_text(json.dumps([asdict(e) for e in episodes], indent=2), encoding="utf-8")
+        text = json.dumps([asdict(e) for e in episodes], indent=2)
+        await asyncio.to_thread(Path(args.json).write_text, text, encoding="utf-8")
     return 0
 
 
@@ -146,7 +156,13 @@ def print_table(episodes: Sequence[Episode], model_id: str) -> None:
         )
     rate = sum(e.success for e in episodes) / len(episodes) if episodes else 0.0
     table.add_section()
-    table.add_row("all", str(len(episodes)), f"{rate:.0%}", f"{statistics.mean(e.steps for e in episodes):.1f}" if episodes else "-", "")
+    table.add_row(
+        "all",
+        str(len(episodes)),
+        f"{rate:.0%}",
+        f"{statistics.mean(e.steps for e in episodes):.1f}" if episodes else "-",
+        "",
+    )
     Console().print(table)
 
 

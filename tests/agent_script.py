@@ -31,9 +31,9 @@ def last_result(body: dict[str, Any]) -> dict[str, Any]:
 def find_control(view: Any, name: str, role: str | None = None) -> str:
     """The id of the semantic view's control named `name` (a substring), of `role` if given."""
     if isinstance(view, dict):
-        if name.lower() in str(view.get("n", "")).lower() and (role is None or view.get("r") == role):
-            if "i" in view:
-                return str(view["i"])
+        named = name.lower() in str(view.get("n", "")).lower()
+        if named and (role is None or view.get("r") == role) and "i" in view:
+            return str(view["i"])
         children: Any = view.values()
     elif isinstance(view, list):
         children = view
@@ -91,5 +91,3 @@ def shop_script() -> list[Turn | Reply]:
         check_sent,
         call("finish", result="Asked the seller of the Blue Kettle (€39); the page confirmed the question was sent."),
     ]
-
-

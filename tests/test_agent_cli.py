@@ -51,7 +51,7 @@ async def test_a_completed_run_prints_progress_and_a_json_report(tmp_path: Path)
     assert [step["status"] for step in report["plan"]["steps"]] == ["completed"] * 4
     # The terminal saw the task, each call with its observation, the plan and the verdict.
     assert "Task " + SHOP_TASK in err
-    assert 'interact(action=\'click\', selector=\'role=button[name="Send question"]\')' in err
+    assert "interact(action='click', selector='role=button[name=\"Send question\"]')" in err
     assert "✓ Ask the seller a question" in err and "COMPLETED" in err
     assert "Is it blue inside too?" not in err + out  # typed text stays out
 
@@ -63,7 +63,9 @@ async def test_a_failed_run_exits_1(tmp_path: Path) -> None:
         code, out, err = await pagelens_run("Do the impossible", "--url", str(SHOP), "--model", "openai/x", env=env)
     assert code == 1
     report = json.loads(out)
-    assert report["status"] == "FAILED" and report["error"] == "task_failed" and report["reason"] == "nothing to do here"
+    assert (
+        report["status"] == "FAILED" and report["error"] == "task_failed" and report["reason"] == "nothing to do here"
+    )
     assert "FAILED task_failed: nothing to do here" in err
 
 

@@ -111,7 +111,10 @@ async def test_a_page_with_injected_instructions_changes_nothing(shop: str, sess
     assert report.status == "COMPLETED" and report.result == "Open from 9 to 17."
     (body,) = server.bodies
     system, user, *rest = body["messages"]
-    assert system["role"] == "system" and user == {"role": "user", "content": f"Task: What are the opening hours?\nStart at: {shop}injected.html"}
+    assert system["role"] == "system" and user == {
+        "role": "user",
+        "content": f"Task: What are the opening hours?\nStart at: {shop}injected.html",
+    }
     for message in (system, user):
         assert "ignore your instructions" not in message["content"].lower()
     # The page's words arrive once, inside the fenced result of the opening navigation, and
@@ -122,7 +125,10 @@ async def test_a_page_with_injected_instructions_changes_nothing(shop: str, sess
 
 
 async def test_a_run_streams_its_events(shop: str, session: Session, skills: Skills) -> None:
-    script = [plan(("Look at the shop", "in_progress")), Reply(text="I have seen it.", tool_calls=[Call("finish", {"result": "seen"})])]
+    script = [
+        plan(("Look at the shop", "in_progress")),
+        Reply(text="I have seen it.", tool_calls=[Call("finish", {"result": "seen"})]),
+    ]
     async with OpenAIChatServer(script) as server:
         agent = Agent(model=model_for(server), session=session, skills=skills)
         events = [event async for event in agent.stream("Look at the shop", url=shop + "index.html")]
@@ -152,7 +158,9 @@ async def test_the_model_hears_of_bad_calls_and_carries_on(shop: str, session: S
     assert "the tools are plan, navigate" in str(tool_results(server.bodies[1])[-1]["message"])
 
 
-async def test_text_without_a_tool_call_is_nudged_then_ends_the_run(shop: str, session: Session, skills: Skills) -> None:
+async def test_text_without_a_tool_call_is_nudged_then_ends_the_run(
+    shop: str, session: Session, skills: Skills
+) -> None:
     async with OpenAIChatServer([Reply(text="Hmm.")] * MAX_TEXT_ONLY_REPLIES) as server:
         report = await run(server, session, skills, "Anything", shop + "index.html")
     assert report.status == "FAILED" and report.error == "no_tool_call"
@@ -175,11 +183,16 @@ async def test_the_time_budget_cuts_a_model_that_hangs(shop: str, session: Sessi
 
 
 async def test_stop_ends_the_run_as_stopped(shop: str, session: Session, skills: Skills) -> None:
-    async with OpenAIChatServer([plan(("Wait", "in_progress")), Hang(30)]) as server:
+    hanging = asyncio.Event()
+
+    def hang(body: dict[str, Any]) -> Hang:
+        hanging.set()
+        return Hang(30)
+
+    async with OpenAIChatServer([plan(("Wait", "in_progress")), hang]) as server:
         agent = Agent(model=model_for(server), session=session, skills=skills)
         running = asyncio.ensure_future(agent.run("Wait forever", url=shop + "index.html"))
-        while len(server.requests) < 2:
-            await asyncio.sleep(0.05)
+        await asyncio.wait_for(hanging.wait(), 30)
         agent.stop()
         report = await asyncio.wait_for(running, 10)
     assert report.status == "STOPPED" and report.error == "run_stopped"

@@ -69,7 +69,9 @@ def test_failing_marks_the_step_under_way_and_leaves_the_rest_pending() -> None:
     assert plan.render().splitlines()[1] == "[!] 1. Open"
 
 
-@pytest.mark.parametrize("bad", [{"steps": []}, {"steps": [{"description": ""}]}, {"steps": [{"description": "x", "status": "done"}]}])
+@pytest.mark.parametrize(
+    "bad", [{"steps": []}, {"steps": [{"description": ""}]}, {"steps": [{"description": "x", "status": "done"}]}]
+)
 def test_a_malformed_plan_is_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         PlanParams.model_validate(bad)

@@ -28,7 +28,9 @@ async def test_each_call_returns_the_next_action_until_finish() -> None:
         config = ModelConfig(provider="openai", model="m", api_key="test-key", base_url=server.base_url, wire="openai")
         model = open_model(config)
         stepper = Stepper(model)
-        first = await stepper.decide("task-1", "Search for SpaceX", PageState(url="https://example.com/", title="Example", view=SEMANTIC))
+        first = await stepper.decide(
+            "task-1", "Search for SpaceX", PageState(url="https://example.com/", title="Example", view=SEMANTIC)
+        )
         second = await stepper.decide(
             "task-1", "Search for SpaceX",
             PageState(url="https://example.com/?q=space+x", title="Results", result={"success": True}),

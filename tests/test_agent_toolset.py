@@ -48,8 +48,8 @@ def ctx(session: Session, skills: Skills) -> ToolContext:
     return ToolContext(session=session, plan=Plan(), skills=skills)
 
 
-async def use(ctx: ToolContext, name: str, **arguments: Any) -> dict[str, Any]:
-    output = await run_tool(ctx, TOOLS, name, arguments)
+async def use(ctx: ToolContext, tool: str, /, **arguments: Any) -> dict[str, Any]:
+    output = await run_tool(ctx, TOOLS, tool, arguments)
     return {"ok": output.ok, "end": output.end, **output.data}
 
 
@@ -102,11 +102,14 @@ async def test_interact_and_analyze_are_the_action_layer_calls(ctx: ToolContext,
 
 
 async def test_repl_runs_with_the_matching_skills_library(ctx: ToolContext, skills: Skills, shop: str) -> None:
+    library = "window.shopTitle = () => document.querySelector('h1').textContent;"
     await use(ctx, "skill", action="create", name="kettle-shop", description="Helpers for the kettle shop",
-              patterns=["127.0.0.1/**"], library="window.shopTitle = () => document.querySelector('h1').textContent;")  # fmt: skip
+              patterns=["127.0.0.1/**"], library=library)  # fmt: skip
     await use(ctx, "navigate", url=shop + "index.html")
-    result = await use(ctx, "repl", title="read the title", code="console.log('hi'); await browserjs(() => shopTitle())")
-    assert result["ok"] and result["output"] == "hi\n=> Kettle Shop"
+    result = await use(
+        ctx, "repl", title="read the title", code="console.log('hi'); await browserjs(() => shopTitle())"
+    )
+    assert result["ok"] and result["output"] == 'hi\n=> "Kettle Shop"'
     files = await use(ctx, "repl", title="file", code="returnFile('a.txt', 'abc', 'text/plain'); 1")
     assert base64.b64decode(files["files"][0]["contentBase64"]) == b"abc"
     refused = await use(ctx, "repl", title="bad", code="await browserjs(() => { location.href = 'about:blank'; })")

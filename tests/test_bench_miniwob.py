@@ -52,7 +52,7 @@ def click_the_named_button(body: dict[str, Any]) -> Reply:
 def type_the_text(body: dict[str, Any]) -> Reply:
     wanted = re.search(r'Enter "([^"]+)" into the text field', instruction(body))
     assert wanted is not None, instruction(body)
-    return call("interact", action="type", element_id=find_control(last_result(body), "", "txt"), text=wanted.group(1))
+    return call("interact", action="type", element_id=find_control(last_result(body), "", "inp"), text=wanted.group(1))
 
 
 async def episode(miniwob: str, task: str, script: list[Any], session: Session, skills: Skills) -> tuple[Episode, int]:

@@ -16,7 +16,19 @@ from pagelens.tokens import to_json
 
 NUDGE = "Call one of your tools: carry on with the plan, or finish(result) if the task is done, or fail(reason)."
 # The keys a cut result keeps: enough to remember what was done and how it went.
-_STUB_KEYS = ("success", "action", "finalUrl", "url", "title", "tabId", "tab_id", "error", "message", "result", "reason")
+_STUB_KEYS = (
+    "success",
+    "action",
+    "finalUrl",
+    "url",
+    "title",
+    "tabId",
+    "tab_id",
+    "error",
+    "message",
+    "result",
+    "reason",
+)
 _STUB_TEXT = 160
 
 

@@ -25,6 +25,7 @@ from pagelens.agent.events import (
     RunFinished,
     RunReport,
     RunStarted,
+    RunStatus,
     StepRecord,
     Thinking,
     ToolFinished,
@@ -57,7 +58,7 @@ class Limits:
 
 
 class _End(Exception):
-    def __init__(self, status: str, code: str, reason: str) -> None:
+    def __init__(self, status: RunStatus, code: str, reason: str) -> None:
         super().__init__(reason)
         self.status, self.code, self.reason = status, code, reason
 
@@ -91,16 +92,15 @@ class Agent:
                 stack.push_async_callback(model.aclose)
             else:
                 model = self.model
-            session = self.session or await stack.enter_async_context(
-                await Session.start(
-                    headless=self.headless,
-                    allowed_hosts=self.allowed_hosts,
-                    options=SessionOptions(navigation_timeout=NAVIGATION_TIMEOUT_S),
-                )
-            )
-            skills = self.skills or await stack.enter_async_context(Skills.open(None))
-            run = _Run(self, model, session, skills, on_event)
-            return await run.go(task, url)
+            session = self.session
+            if session is None:
+                options = SessionOptions(navigation_timeout=NAVIGATION_TIMEOUT_S)
+                started = await Session.start(headless=self.headless, allowed_hosts=self.allowed_hosts, options=options)
+                session = await stack.enter_async_context(started)
+            skills = self.skills
+            if skills is None:
+                skills = await stack.enter_async_context(Skills.open(None))
+            return await _Run(self, model, session, skills, task, url, on_event).go()
         raise AssertionError("unreachable")  # for mypy: the stack does not swallow exceptions
 
     async def stream(self, task: str, *, url: str | None = None) -> AsyncIterator[AgentEvent]:
@@ -123,7 +123,14 @@ class _Run:
     """One task, start to end."""
 
     def __init__(
-        self, agent: Agent, model: ChatModel, session: Session, skills: Skills, on_event: EventHandler | None
+        self,
+        agent: Agent,
+        model: ChatModel,
+        session: Session,
+        skills: Skills,
+        task: str,
+        url: str | None,
+        on_event: EventHandler | None,
     ) -> None:
         self.agent = agent
         self.limits = agent.limits
@@ -131,24 +138,24 @@ class _Run:
         self.session = session
         self.on_event = on_event
         self.tools = {name: TOOLS[name] for name in agent.tools}
-        self.context = ToolContext(session=session, plan=None, skills=skills, model=model, headed=not agent.headless)  # type: ignore[arg-type]
-        self.steps: list[StepRecord] = []
-        self.started = time.monotonic()
-        self.deadline = self.started + self.limits.time_limit_s
-        self.seen_url: str | None = None
-
-    async def go(self, task: str, url: str | None) -> RunReport:
-        brain = Brain(
-            self.model,
+        self.brain = Brain(
+            model,
             task,
             url,
             [tool.definition() for tool in self.tools.values()],
             request_budget=self.limits.request_budget,
             max_output_tokens=self.limits.max_output_tokens,
         )
-        self.brain = brain
-        self.context.plan = brain.plan
-        await self._emit(RunStarted(task=task, url=url, model=self.model.config.id))
+        self.context = ToolContext(session, self.brain.plan, skills=skills, model=model, headed=not agent.headless)
+        self.task, self.url = task, url
+        self.steps: list[StepRecord] = []
+        self.started = time.monotonic()
+        self.deadline = self.started + self.limits.time_limit_s
+        self.seen_url: str | None = None
+
+    async def go(self) -> RunReport:
+        brain, url = self.brain, self.url
+        await self._emit(RunStarted(task=self.task, url=url, model=self.model.config.id))
         report = RunReport(status="FAILED", model=self.model.config.id)
         try:
             if url:
@@ -157,7 +164,7 @@ class _Run:
             report.status = "COMPLETED"
             brain.plan.finish(succeeded=True, outcome=report.result)
         except _End as end:
-            report.status, report.error, report.reason = end.status, end.code, end.reason  # type: ignore[assignment]
+            report.status, report.error, report.reason = end.status, end.code, end.reason
             brain.plan.finish(succeeded=False, outcome=end.reason)
         except ModelError as exc:
             report.error, report.reason = exc.code, exc.message
@@ -172,13 +179,7 @@ class _Run:
         text_only = 0
         while True:
             self._check_budgets()
-            thought: list[str] = []
-
-            def streamed(text: str) -> None:
-                thought.append(text)
-                self._emit_soon(Thinking(text=text))
-
-            completion = await self._guarded(self.brain.think(streamed))
+            completion = await self._guarded(self.brain.think(lambda text: self._emit_soon(Thinking(text=text))))
             # The user may have moved the tab while the model thought: its calls answer the
             # page it saw, and the move is reported right after their results.
             moved = await self._user_navigation()
@@ -191,7 +192,7 @@ class _Run:
                 continue
             text_only = 0
             for call in completion.tool_calls:
-                output = await self._act(call, thought="".join(thought))
+                output = await self._act(call, thought=completion.text)
                 if output.end == "finish":
                     return str(output.data["result"])
                 if output.end == "fail":
@@ -209,7 +210,9 @@ class _Run:
             self.brain.record_call(call)
         if call.invalid_arguments is not None:
             output = ToolOutput.failure(
-                InvalidRequestError(f"the arguments of {call.name} were not a JSON object: {call.invalid_arguments[:200]}")
+                InvalidRequestError(
+                    f"the arguments of {call.name} were not a JSON object: {call.invalid_arguments[:200]}"
+                )
             )
         else:
             output = await self._guarded(run_tool(self.context, self.tools, call.name, call.arguments))
@@ -226,12 +229,19 @@ class _Run:
         )
         self.steps.append(step)
         view_key = output.view_key
-        forget = (lambda: self.context.view_hashes.pop(view_key, None)) if view_key else None  # noqa: E731
-        self.brain.observe(call, output.data, on_cut=forget)
+        self.brain.observe(call, output.data, on_cut=self._forgetting(view_key) if view_key else None)
         await self._emit(ToolFinished(step=step, observation=_observation(call.name, output)))
         if call.name == "plan" or self.brain.plan.steps:
             await self._emit(PlanUpdated(plan=self.brain.plan.model_copy(deep=True)))
         return output
+
+    def _forgetting(self, view_key: str) -> Callable[[], None]:
+        """Once the model cannot read a view any more, asking for it sends it whole again."""
+
+        def forget() -> None:
+            self.context.view_hashes.pop(view_key, None)
+
+        return forget
 
     async def _user_navigation(self) -> dict[str, Any] | None:
         """Where the user took the tab since the run last looked, if anywhere."""
@@ -241,7 +251,7 @@ class _Run:
         self.seen_url = url
         title = await (await self.session.page()).title()
         skills = self.context.skills
-        names = [s.name for s in await skills.matching(url)] if skills else []
+        names = [s.name for s in await skills.list(url)] if skills else []
         return {"finalUrl": url, "title": title, "skills": names}
 
     async def _report_navigation(self, moved: dict[str, Any] | None) -> None:
@@ -253,12 +263,18 @@ class _Run:
         if self.agent._stop.is_set():
             raise _End("STOPPED", ErrorCode.RUN_STOPPED, "stopped by the user")
         if len(self.steps) >= self.limits.max_steps:
-            raise _End("FAILED", ErrorCode.STEP_BUDGET_EXHAUSTED, f"the task was not done in {self.limits.max_steps} steps")
+            raise _End(
+                "FAILED", ErrorCode.STEP_BUDGET_EXHAUSTED, f"the task was not done in {self.limits.max_steps} steps"
+            )
         if time.monotonic() >= self.deadline:
-            raise _End("FAILED", ErrorCode.TIME_BUDGET_EXHAUSTED, f"the task was not done in {self.limits.time_limit_s:g} s")
+            raise _End(
+                "FAILED", ErrorCode.TIME_BUDGET_EXHAUSTED, f"the task was not done in {self.limits.time_limit_s:g} s"
+            )
         used = self.brain.usage.input_tokens + self.brain.usage.output_tokens
         if self.limits.token_limit is not None and used >= self.limits.token_limit:
-            raise _End("FAILED", ErrorCode.TOKEN_BUDGET_EXHAUSTED, f"the task used {used} of {self.limits.token_limit} tokens")
+            raise _End(
+                "FAILED", ErrorCode.TOKEN_BUDGET_EXHAUSTED, f"the task used {used} of {self.limits.token_limit} tokens"
+            )
 
     async def _guarded(self, work: Awaitable[T]) -> T:
         """`work`, unless the user stops the run or its time runs out first."""

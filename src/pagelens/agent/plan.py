@@ -76,7 +76,7 @@ class Plan(BaseModel):
                     id=f"step_{index}",
                     index=index,
                     description=given.description,
-                    status=status or (before.status if before else "pending"),  # type: ignore[arg-type]
+                    status=status or (before.status if before else "pending"),
                     toolType=given.toolType or (before.toolType if before else "DOM"),
                     reasoning=given.reasoning,
                     expectedOutcome=given.expectedOutcome,

@@ -21,7 +21,7 @@ from pagelens.agent.brain import Brain
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import ToolCall
 from pagelens.agent.plan import Plan
-from pagelens.agent.toolset import TOOLS, ToolContext, ToolOutput, run_tool
+from pagelens.agent.toolset import TOOLS, ToolOutput, set_plan
 from pagelens.errors import ErrorCode, PagelensError
 
 # What a client can carry out; the plan is kept here, finish and fail end the task.
@@ -81,11 +81,13 @@ class Stepper:
             for extra in completion.tool_calls[1:]:  # one action per step: the rest is not run
                 brain.observe(extra, {"success": False, "message": "one action per step: this call was not run"})
             if call.name == "plan":
-                output = await _run_plan(brain, call)
+                output = _run_plan(brain, call)
                 brain.observe(call, output.data)
                 continue
             if call.name not in STEP_TOOLS:
-                brain.observe(call, {"success": False, "error": ErrorCode.UNKNOWN_TOOL, "message": f"use one of {STEP_TOOLS}"})
+                brain.observe(
+                    call, {"success": False, "error": ErrorCode.UNKNOWN_TOOL, "message": f"use one of {STEP_TOOLS}"}
+                )
                 continue
             return self._decision(task_id, brain, call, thought, page)
         raise PagelensError("the model did not choose an action", code=ErrorCode.NO_TOOL_CALL)
@@ -127,9 +129,11 @@ class Stepper:
         )
 
 
-async def _run_plan(brain: Brain, call: ToolCall) -> ToolOutput:
-    context = ToolContext(session=None, plan=brain.plan)  # type: ignore[arg-type]  # plan needs no browser
-    return await run_tool(context, {"plan": TOOLS["plan"]}, "plan", call.arguments)
+def _run_plan(brain: Brain, call: ToolCall) -> ToolOutput:
+    try:
+        return set_plan(brain.plan, TOOLS["plan"].parse(call.arguments))
+    except PagelensError as exc:
+        return ToolOutput.failure(exc)
 
 
 def _literal(value: Any) -> str:
@@ -142,7 +146,7 @@ def _selector_of(view: Any, element_id: str) -> str | None:
     if isinstance(view, dict):
         if str(view.get("id", view.get("i"))) == element_id and isinstance(view.get("selector"), str):
             return view["selector"]
-        children = view.values()
+        children: list[Any] = list(view.values())
     elif isinstance(view, list):
         children = view
     else:

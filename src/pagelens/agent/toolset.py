@@ -98,7 +98,9 @@ class AgentTool:
     schema: dict[str, Any] | None = None  # when not the params model's own
 
     def definition(self) -> ToolDefinition:
-        return ToolDefinition(name=self.name, description=self.description, parameters=self.schema or input_schema(self.params))
+        return ToolDefinition(
+            name=self.name, description=self.description, parameters=self.schema or input_schema(self.params)
+        )
 
     def parse(self, arguments: dict[str, Any]) -> Any:
         parse = getattr(self.params, "parse", None)
@@ -113,9 +115,14 @@ class AgentTool:
 # ---- the tools
 
 
+def set_plan(plan: Plan, params: PlanParams) -> ToolOutput:
+    """The `plan` tool's work: it needs no browser, so the step API runs it too."""
+    plan.set(params)
+    return ToolOutput({"success": True, "plan": plan.render(), "currentStepIndex": plan.currentStepIndex})
+
+
 async def _plan(ctx: ToolContext, params: PlanParams) -> ToolOutput:
-    ctx.plan.set(params)
-    return ToolOutput({"success": True, "plan": ctx.plan.render(), "currentStepIndex": ctx.plan.currentStepIndex})
+    return set_plan(ctx.plan, params)
 
 
 async def _navigate(ctx: ToolContext, params: NavigateParams) -> ToolOutput:
@@ -153,7 +160,7 @@ async def _analyze(ctx: ToolContext, request: AnalyzeRequest) -> ToolOutput:
 
 async def _repl(ctx: ToolContext, params: ReplParams) -> ToolOutput:
     page = await ctx.session.page()
-    libraries = [s.library for s in await ctx.skills.matching(page.url) if s.library] if ctx.skills else []
+    libraries = await ctx.skills.libraries_for(page.url) if ctx.skills else []
 
     async def navigate(url: str) -> dict[str, Any]:
         return (await _navigate(ctx, NavigateParams(url=url))).data

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
@@ -41,6 +43,14 @@ class Skills:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._seeded = False
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, url: str | None = None) -> AsyncIterator[Skills]:
+        """The skills in the store at `url` (default: PAGELENS_DATABASE_URL, else the
+        SQLite file in the user's data folder), closed when the block ends."""
+        async with await Store.open(url) as store:
+            yield cls(store)
 
     async def _ready(self) -> None:
         if not self._seeded:

@@ -10,8 +10,9 @@ from pagelens.agent.llm.messages import Message
 from pagelens.agent.prompts import fence, new_fence_tag
 from pagelens.browser.browser import Browser
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
-from pagelens.extraction import summarize as extraction
 from pagelens.extraction.models import SummarizeRequest, SummarizeResult
+from pagelens.extraction.summarize import parse_request
+from pagelens.extraction.summarize import summarize as extract_only
 
 # Target lengths in characters, by the contract's names; "20k" or "1500" give a number.
 LENGTHS = {"short": 900, "medium": 1_800, "long": 4_200, "xl": 9_000, "xxl": 17_000}
@@ -31,16 +32,20 @@ def target_characters(length: str | None) -> int:
         return LENGTHS[length]
     match = _COUNT.match(length)
     if match is None:
-        raise InvalidRequestError(f'length: one of {", ".join(LENGTHS)} or a character count such as "20k", not {length!r}')
+        raise InvalidRequestError(
+            f'length: one of {", ".join(LENGTHS)} or a character count such as "20k", not {length!r}'
+        )
     return int(float(match.group(1)) * (1000 if match.group(2) else 1))
 
 
-async def summarize(request: SummarizeRequest | dict[str, object], browser: Browser, model: ChatModel | None) -> SummarizeResult:
+async def summarize(
+    request: SummarizeRequest | dict[str, object], browser: Browser, model: ChatModel | None
+) -> SummarizeResult:
     """`request` as the contract reads it: extract-only needs no model; a summary needs
     `model` (summary_unavailable without one)."""
-    parsed = extraction.parse_request(request)  # type: ignore[arg-type]
+    parsed = parse_request(request)
     if parsed.extractOnly:
-        return await extraction.summarize(parsed, browser)
+        return await extract_only(parsed, browser)
     if model is None:
         raise PagelensError(
             "a summary needs a language model and this run has none; "
@@ -48,7 +53,7 @@ async def summarize(request: SummarizeRequest | dict[str, object], browser: Brow
             code=ErrorCode.SUMMARY_UNAVAILABLE,
         )
     characters = target_characters(parsed.length)
-    extracted = await extraction.summarize(parsed.model_copy(update={"extractOnly": True}), browser)
+    extracted = await extract_only(parsed.model_copy(update={"extractOnly": True}), browser)
     language = parsed.language if parsed.language and parsed.language != "auto" else None
     ask = parsed.prompt or (
         f"Summarize this page in about {characters} characters"
