@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pagelens.agent.llm import ModelConfig, open_model
-from pagelens.agent.step import PageState, Stepper
+from pagelens.agent.step import MemoryStates, PageState, Stepper
 from tests.agent_script import call, last_result, plan, tool_results
 from tests.llm_servers import OpenAIChatServer, Reply
 
@@ -27,11 +27,12 @@ async def test_each_call_returns_the_next_action_until_finish() -> None:
     async with OpenAIChatServer(script) as server:
         config = ModelConfig(provider="openai", model="m", api_key="test-key", base_url=server.base_url, wire="openai")
         model = open_model(config)
-        stepper = Stepper(model)
-        first = await stepper.decide(
+        states = MemoryStates()  # what two daemons share: the task goes on through the second
+        first = await Stepper(model, states=states).decide(
             "task-1", "Search for SpaceX", PageState(url="https://example.com/", title="Example", view=SEMANTIC)
         )
-        second = await stepper.decide(
+        assert await states.load("task-1") is not None
+        second = await Stepper(model, states=states).decide(
             "task-1", "Search for SpaceX",
             PageState(url="https://example.com/?q=space+x", title="Results", result={"success": True}),
         )  # fmt: skip
@@ -45,6 +46,9 @@ async def test_each_call_returns_the_next_action_until_finish() -> None:
     assert [s.status for s in first.plan.steps] == ["in_progress", "pending"]
     assert second.action == "finish()" and second.status == "completed"
     assert [s.status for s in second.plan.steps] == ["completed", "skipped"]
+    assert await states.load("task-1") is None  # an ended task leaves nothing behind
+    # The second daemon's request carried the whole conversation, under the same fence.
+    assert server.bodies[-1]["messages"][: len(server.bodies[1]["messages"])] == server.bodies[1]["messages"]
     # The page came to the model as fenced tool results, never as the user's words.
     assert tool_results(server.bodies[0])[0]["page"] == SEMANTIC
     assert all(m["role"] != "user" or "Example" not in m["content"] for m in server.bodies[-1]["messages"])

@@ -14,6 +14,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, insert, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+import pagelens.store
 from pagelens.errors import ErrorCode
 from pagelens.store import (
     URL_ENV,
@@ -31,7 +32,10 @@ from pagelens.store.urls import resolve_url
 
 pytest_plugins = ["store_support"]
 
-TABLES = {"skills", "meta", "sessions", "messages", "runs", "alembic_version"}
+# The newest revision shipped: the highest-numbered file of migrations/versions.
+VERSIONS = Path(pagelens.store.__file__).parent / "migrations" / "versions"
+HEAD = max(path.name[:4] for path in VERSIONS.glob("[0-9]*.py"))
+TABLES = {"skills", "meta", "sessions", "messages", "runs", "chat_cache", "alembic_version"}
 
 
 def table_names(connection: Connection) -> set[str]:
@@ -136,7 +140,7 @@ async def test_reopening_keeps_the_data_and_migrates_nothing(database_url: str) 
         assert reopened is not None and (reopened.id, reopened.title) == (session.id, "kept")
         assert [m.content for m in await store.messages.list(session.id)] == ["hello"]
         async with store._database.engine.connect() as connection:
-            assert (await connection.scalar(text("SELECT version_num FROM alembic_version"))) == "0001"
+            assert (await connection.scalar(text("SELECT version_num FROM alembic_version"))) == HEAD
 
 
 async def test_two_stores_open_one_database_at_once(database_url: str) -> None:
@@ -304,3 +308,16 @@ async def test_meta_values_are_set_and_overwritten(store: Store) -> None:
     await store.meta.set("k", "1")
     await store.meta.set("k", "2")
     assert await store.meta.get("k") == "2"
+
+
+async def test_runs_keep_their_kind_and_state_and_the_chat_cache_its_histories(store: Store) -> None:
+    task = await store.runs.create("Search", kind="interact", state={"brain": {"task": "Search"}})
+    assert (task.kind, task.state) == ("interact", {"brain": {"task": "Search"}})
+    assert (await store.runs.create("Run")).kind == "run"
+    updated = await store.runs.update(task.id, RunChanges(state={"pending": None}))
+    assert updated.state == {"pending": None} and updated.task == "Search"
+
+    assert await store.chat_cache.get("k" * 64) is None
+    await store.chat_cache.put("k" * 64, [{"role": "user", "content": "hi"}])
+    await store.chat_cache.put("k" * 64, [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}])
+    assert [m["content"] for m in await store.chat_cache.get("k" * 64) or []] == ["hi", "yo"]

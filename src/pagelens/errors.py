@@ -136,6 +136,9 @@ class ErrorCode(StrEnum):
     )
 
     # The servers
+    UNAUTHORIZED = "unauthorized", "The request did not carry the daemon's bearer token."
+    PAYLOAD_TOO_LARGE = "payload_too_large", "A field of the request is over its size limit; `field` names it."
+    TASK_NOT_FOUND = "task_not_found", "No task has that taskId (it ended, or never began)."
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."
     LISTEN_FAILED = "listen_failed", "The server could not listen on the address."

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, History
+from pydantic import BaseModel
+
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, Entry, History
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import Completion, Done, Message, TextDelta, ToolCall, ToolDefinition, Usage
 from pagelens.agent.plan import Plan
@@ -32,6 +34,26 @@ _STUB_KEYS = (
 _STUB_TEXT = 160
 
 
+class SavedEntry(BaseModel):
+    message: Message
+    tokens: int
+    stub: str | None = None
+    cut: bool = False
+
+
+class BrainState(BaseModel):
+    """A brain between two calls of the step API, as JSON."""
+
+    task: str
+    fence_tag: str
+    plan: Plan
+    usage: Usage
+    entries: list[SavedEntry]
+    dropped_steps: int = 0
+    task_text: str | None = None
+    calls: int = 0
+
+
 class Brain:
     def __init__(
         self,
@@ -53,13 +75,42 @@ class Brain:
         self.history = History(self.tools, request_budget)
         self.history.add(Message(role="system", content=SYSTEM_PROMPT))
         self.history.add(Message(role="user", content=task_message(task, url)))
-        self.request_tokens: list[int] = []  # the size of every request sent, for budgets and benches
         self._calls = 0
+
+    def state(self) -> BrainState:
+        """Everything the brain knows, to carry on later (maybe in another process)."""
+        return BrainState(
+            task=self.task,
+            fence_tag=self.fence_tag,
+            plan=self.plan,
+            usage=self.usage,
+            entries=[
+                SavedEntry(message=e.message, tokens=e.tokens, stub=e.stub, cut=e.cut) for e in self.history.entries
+            ],
+            dropped_steps=self.history.dropped_steps,
+            task_text=self.history.task_text,
+            calls=self._calls,
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        model: ChatModel,
+        state: BrainState,
+        tools: Iterable[ToolDefinition],
+        *,
+        request_budget: int = DEFAULT_REQUEST_BUDGET,
+        max_output_tokens: int | None = None,
+    ) -> Brain:
+        brain = cls(model, state.task, None, tools, request_budget=request_budget, max_output_tokens=max_output_tokens)
+        brain.fence_tag, brain.plan, brain.usage, brain._calls = state.fence_tag, state.plan, state.usage, state.calls
+        brain.history.entries = [Entry(e.message, e.tokens, e.stub, e.cut) for e in state.entries]
+        brain.history.dropped_steps, brain.history.task_text = state.dropped_steps, state.task_text
+        return brain
 
     async def think(self, on_text: Callable[[str], None] | None = None) -> Completion:
         """Ask the model for its next move; the answer joins the history."""
         messages = self.history.messages()
-        self.request_tokens.append(self.history.tokens())
         completion: Completion | None = None
         async for event in self.model.stream(messages, self.tools, max_output_tokens=self.max_output_tokens):
             if isinstance(event, TextDelta):

@@ -4,7 +4,7 @@ the actions itself (a browser extension, the daemon's `/api/agent/interact`).
 Each call brings the page as the client sees it after its last action; the answer is the
 next action, the plan and the status:
 
-    stepper = Stepper(model)
+    stepper = Stepper(model)          # states: MemoryStates(), or the daemon's store
     decision = await stepper.decide(task_id, task, PageState(url=..., title=..., view=semantic_json))
     decision.action          # "click(42)", "finish()", ...
     decision.actionDetails   # {name, elementId, selectorPath, args}
@@ -13,11 +13,12 @@ next action, the plan and the status:
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from pagelens.agent.brain import Brain
+from pagelens.agent.brain import Brain, BrainState
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import ToolCall
 from pagelens.agent.plan import Plan
@@ -55,21 +56,59 @@ class Decision(BaseModel):
     taskId: str  # noqa: N815
 
 
-class Stepper:
-    """Keeps one brain per task (in memory) and decides each next step."""
+class StepState(BaseModel):
+    """A task between two calls: the brain, and the action the client is carrying out."""
 
-    def __init__(self, model: ChatModel, *, request_budget: int | None = None) -> None:
+    brain: BrainState
+    pending: ToolCall | None = None
+
+
+class TaskStates(Protocol):
+    """Where tasks wait between calls: memory for one process, the store for daemons that
+    share the work (a task may come back to another daemon)."""
+
+    async def load(self, task_id: str) -> StepState | None: ...
+    async def save(self, task_id: str, state: StepState) -> None: ...
+    async def drop(self, task_id: str) -> None: ...
+
+
+class MemoryStates:
+    def __init__(self) -> None:
+        self._states: dict[str, str] = {}
+
+    async def load(self, task_id: str) -> StepState | None:
+        saved = self._states.get(task_id)
+        return None if saved is None else StepState.model_validate_json(saved)
+
+    async def save(self, task_id: str, state: StepState) -> None:
+        self._states[task_id] = state.model_dump_json()
+
+    async def drop(self, task_id: str) -> None:
+        self._states.pop(task_id, None)
+
+
+class Stepper:
+    """Decides each next step of a task, keeping the task's state in `states` between calls."""
+
+    def __init__(
+        self, model: ChatModel, *, states: TaskStates | None = None, request_budget: int = DEFAULT_REQUEST_BUDGET
+    ) -> None:
         self.model = model
+        self.states = states or MemoryStates()
         self.request_budget = request_budget
-        self._brains: dict[str, tuple[Brain, ToolCall | None]] = {}
+        self.tools = [TOOLS[name].definition() for name in STEP_TOOLS]
 
     async def decide(self, task_id: str, task: str, page: PageState) -> Decision:
-        brain, pending = self._brains.get(task_id) or (self._new_brain(task, page.url), None)
-        if pending is not None:  # the client carried it out: its outcome is the result
-            brain.observe(pending, {"url": page.url, "title": page.title, "result": page.result, "page": page.view})
-        else:
+        saved = await self.states.load(task_id)
+        if saved is None:
+            brain = Brain(self.model, task, page.url, self.tools, request_budget=self.request_budget)
             brain.record_call(opening := ToolCall(id="page", name="navigate", arguments={"url": page.url}))
             brain.observe(opening, {"finalUrl": page.url, "title": page.title, "page": page.view})
+        else:
+            brain = Brain.restore(self.model, saved.brain, self.tools, request_budget=self.request_budget)
+            if saved.pending is not None:  # the client carried it out: its outcome is the result
+                page_data = {"url": page.url, "title": page.title, "result": page.result, "page": page.view}
+                brain.observe(saved.pending, page_data)
         thought = ""
         for _ in range(MAX_PLAN_CALLS + 1):
             completion = await brain.think()
@@ -81,35 +120,32 @@ class Stepper:
             for extra in completion.tool_calls[1:]:  # one action per step: the rest is not run
                 brain.observe(extra, {"success": False, "message": "one action per step: this call was not run"})
             if call.name == "plan":
-                output = _run_plan(brain, call)
-                brain.observe(call, output.data)
+                brain.observe(call, _run_plan(brain, call).data)
                 continue
             if call.name not in STEP_TOOLS:
-                brain.observe(
-                    call, {"success": False, "error": ErrorCode.UNKNOWN_TOOL, "message": f"use one of {STEP_TOOLS}"}
-                )
+                unknown = {"success": False, "error": ErrorCode.UNKNOWN_TOOL, "message": f"use one of {STEP_TOOLS}"}
+                brain.observe(call, unknown)
                 continue
-            return self._decision(task_id, brain, call, thought, page)
+            decision = self._decision(task_id, brain, call, thought, page)
+            if decision.status in ("completed", "failed"):
+                await self.states.drop(task_id)
+            else:
+                await self.states.save(task_id, StepState(brain=brain.state(), pending=call))
+            return decision
+        await self.states.save(task_id, StepState(brain=brain.state()))
         raise PagelensError("the model did not choose an action", code=ErrorCode.NO_TOOL_CALL)
 
-    def _new_brain(self, task: str, url: str) -> Brain:
-        definitions = [TOOLS[name].definition() for name in STEP_TOOLS]
-        if self.request_budget is None:
-            return Brain(self.model, task, url, definitions)
-        return Brain(self.model, task, url, definitions, request_budget=self.request_budget)
-
-    def _decision(self, task_id: str, brain: Brain, call: ToolCall, thought: str, page: PageState) -> Decision:
+    @staticmethod
+    def _decision(task_id: str, brain: Brain, call: ToolCall, thought: str, page: PageState) -> Decision:
         args = dict(call.arguments)
         status: StepStatus = "executing"
         if call.name in ("finish", "fail"):
             brain.plan.finish(succeeded=call.name == "finish", outcome=str(args.get("result") or args.get("reason")))
             status = "completed" if call.name == "finish" else "failed"
-            self._brains.pop(task_id, None)
             action = f"{call.name}()"
             details = ActionDetails(name=call.name, args=args)
         else:
             brain.plan.start_step()
-            self._brains[task_id] = (brain, call)
             name = str(args.pop("action", call.name))
             element = args.pop("element_id", None)
             shown = [str(element)] if element is not None else []

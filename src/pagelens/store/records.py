@@ -88,6 +88,8 @@ class RunRecord(Record):
     status: str
     plan: Any
     result: str | None
+    kind: str
+    state: Any
     created_at: datetime
     updated_at: datetime
 
@@ -97,3 +99,4 @@ class RunChanges(BaseModel):
     plan: Any = None
     result: str | None = None
     model: str | None = None
+    state: Any = None

@@ -26,11 +26,15 @@ class RunRepository:
         model: str | None = None,
         plan: Any = None,
         status: str = "pending",
+        kind: str = "run",
+        state: Any = None,
     ) -> RunRecord:
         async with self._database.transaction() as session:
             if session_id is not None:
                 await existing_session(session, session_id)
-            row = RunRow(task=task, session_id=session_id, url=url, model=model, plan=plan, status=status)
+            row = RunRow(
+                task=task, session_id=session_id, url=url, model=model, plan=plan, status=status, kind=kind, state=state
+            )
             session.add(row)
             await session.flush()
             return RunRecord.model_validate(row)

@@ -112,3 +112,16 @@ class RunRow(Timestamped, Base):
     status: Mapped[str] = mapped_column(String(20))
     plan: Mapped[Any] = mapped_column(JSON, nullable=True)  # whatever shape the planner gives it
     result: Mapped[str | None] = mapped_column(Text)
+    # "run": the daemon's agent carries it out; "interact": a client does, step by step,
+    # and `state` is the task between two of its calls.
+    kind: Mapped[str] = mapped_column(String(20), default="run", server_default="run")
+    state: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class ChatCacheRow(Timestamped, Base):
+    """A chat's history under its cache key (a hash of what the chat was about)."""
+
+    __tablename__ = "chat_cache"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    messages: Mapped[Any] = mapped_column(JSON)

@@ -7,6 +7,7 @@ from types import TracebackType
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
+from pagelens.store.chat_cache import ChatCacheRepository
 from pagelens.store.database import Database, create_engine
 from pagelens.store.errors import StoreUnavailableError
 from pagelens.store.messages import MessageRepository
@@ -21,7 +22,7 @@ from pagelens.store.urls import redact_text, resolve_url, shown
 class Store:
     """The database pagelens keeps its state in. `await Store.open(url)` (or `async with
     await Store.open() as store:`), then `store.skills`, `store.sessions`,
-    `store.messages`, `store.runs`, `store.meta`."""
+    `store.messages`, `store.runs`, `store.meta`, `store.chat_cache`."""
 
     def __init__(self, database: Database) -> None:
         self._database = database
@@ -30,6 +31,7 @@ class Store:
         self.messages = MessageRepository(database)
         self.runs = RunRepository(database)
         self.meta = MetaRepository(database)
+        self.chat_cache = ChatCacheRepository(database)
 
     @property
     def url(self) -> str:

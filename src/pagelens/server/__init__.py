@@ -1,0 +1,1 @@
+"""`pagelens serve`: the HTTP daemon, its sessions, its store and its push (docs/server.md)."""
