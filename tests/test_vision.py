@@ -238,6 +238,8 @@ NO_SEMANTIC = PageStats(interactive_count=12, semantic_available=False)
         ("open the first result", SIMPLE, "hybrid"),
         ("click the button next to the logo", SIMPLE, "hybrid"),
         ("which colour is the banner", NO_SEMANTIC, "hybrid"),
+        ("click the blue button", SIMPLE, "hybrid"),
+        ("change how the page looks", SIMPLE, "hybrid"),
         ("what does this chart show", SIMPLE, "hybrid"),
         ("click the Images tab", SIMPLE, "hybrid"),
         # 3: a complex page, and a query that names no plain action

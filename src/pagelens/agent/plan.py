@@ -96,14 +96,21 @@ class Plan(BaseModel):
         """The task ended: the step under way ends with it. On success the steps never
         started were not needed (skipped); on failure they are left pending, so the plan
         shows where it stopped."""
-        step = self.current
-        if step is not None and step.status not in _DONE:
-            step.status = "completed" if succeeded else "failed"
-            step.outcome = outcome
+        if self.steps:
+            self.settle(self.currentStepIndex, succeeded=succeeded, outcome=outcome)
         if succeeded:
             for other in self.steps:
                 if other.status == "pending":
                     other.status = "skipped"
+        self._follow()
+
+    def settle(self, index: int, *, succeeded: bool, outcome: str) -> None:
+        """Step `index` ended as the client's report of its action says (the step API,
+        where the client carries out actions); a step already ended keeps its status."""
+        step = self.steps[index]
+        if step.status not in _DONE:
+            step.status = "completed" if succeeded else "failed"
+            step.outcome = outcome
         self._follow()
 
     def _follow(self) -> None:

@@ -23,6 +23,7 @@ from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import ToolCall
 from pagelens.agent.plan import Plan
 from pagelens.agent.toolset import TOOLS, ToolOutput, set_plan
+from pagelens.engine.roles import SHORT_ROLE
 from pagelens.errors import ErrorCode, PagelensError
 
 # What a client can carry out; the plan is kept here, finish and fail end the task.
@@ -177,18 +178,32 @@ def _literal(value: Any) -> str:
 
 
 def _selector_of(view: Any, element_id: str) -> str | None:
-    """The selector the client's view gives for `element_id` (any view's control that
-    has both an id, `id` or `i`, and a `selector`)."""
+    """A selector for the control `element_id` of the client's view (any view's control
+    with an id, `id` or `i`): the control's own `selector` when the client gave one, else
+    one built from its role and name, which outlives a re-render that changes ids."""
+    node = _control(view, element_id)
+    if node is None:
+        return None
+    if isinstance(node.get("selector"), str):
+        return str(node["selector"])
+    role, name = node.get("r", node.get("role")), node.get("n", node.get("name"))
+    if not isinstance(role, str) or not isinstance(name, str) or not name.strip():
+        return None
+    quoted = name.strip().replace("\\", "\\\\").replace('"', '\\"')
+    return f'role={SHORT_ROLE.get(role, role)}[name="{quoted}"]'
+
+
+def _control(view: Any, element_id: str) -> dict[str, Any] | None:
     if isinstance(view, dict):
-        if str(view.get("id", view.get("i"))) == element_id and isinstance(view.get("selector"), str):
-            return view["selector"]
+        if str(view.get("id", view.get("i"))) == element_id:
+            return view
         children: list[Any] = list(view.values())
     elif isinstance(view, list):
         children = view
     else:
         return None
     for child in children:
-        found = _selector_of(child, element_id)
+        found = _control(child, element_id)
         if found is not None:
             return found
     return None

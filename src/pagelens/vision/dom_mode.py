@@ -36,7 +36,9 @@ VISUAL_PAGE_GRAPHICS = 5  # "significant visual content", as a number
 # name" are form fields, not positions.
 VISUAL_WORDS = (
     "icon", "image", "logo", "picture", "photo", "avatar", "thumbnail", "banner", "colou?r", "shape",
-    r"looks?\s+like", "appears?",
+    r"looks?\s+like", "looks", "appears?", "appearance",
+    # colours: a semantic view does not say them ("the blue button")
+    "red", "green", "blue", "yellow", "orange", "purple", "pink", "black", "white", "gr[ae]y", "brown",
 )  # fmt: skip
 POSITION_WORDS = (
     "top", "bottom", "left", "right", "corner", "cent(?:er|re)", "middle", r"next\s+to", "above", "below",
