@@ -1,0 +1,130 @@
+"""`POST /api/agent/interact`: the step API for a client that carries out the actions
+itself (the browser extension). Each call brings the page after the last action and gets
+the next one, with the plan and the task's status (004 §1, §3-§6; docs/server-agent.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from pagelens.agent.step import Decision, PageState, Stepper
+from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
+from pagelens.server.models import chat_model
+from pagelens.server.page import fingerprint, needs_context, page_view
+from pagelens.server.state import Daemon, daemon
+from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, read_task
+from pagelens.server.verify import judge
+from pagelens.store import MessageRecord, RecordNotFoundError, Role, RunChanges, SessionRecord
+
+router = APIRouter(tags=["agent"])
+
+# What the client says of its last action, passed on to the model beside the verdict.
+_CLIENT_REPORT: set[str] = {
+    "lastActionStatus",
+    "lastActionError",
+    "lastActionResult",
+    "previousUrl",
+    "clientObservations",
+    "clientVerification",
+    "verification_passed",
+    "verification_message",
+}
+
+
+@router.post("/api/agent/interact", response_model=InteractResponse)
+async def interact(body: InteractBody, state: Annotated[Daemon, Depends(daemon)]) -> InteractResponse:
+    """The next action of the task `taskId` (a new task without it). When the page as sent
+    is not enough, `data.status` is `needs_context` and the model is not asked."""
+    check_limits(body)
+    run, saved = await read_task(state.store.runs, body.taskId) if body.taskId else (None, None)
+    asked = needs_context(body)
+    if asked is not None:
+        return InteractResponse(data=asked)
+    model = chat_model(state, body.model)
+    page = PageState(url=body.url, title=body.pageTitle or body.title or "", view=page_view(body))
+    shown = fingerprint(body)
+    if run is None:
+        session = await _session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
+        run = await state.store.runs.create(
+            body.query, session_id=session.id, url=body.url, model=model.config.id, status="running", kind=KIND
+        )
+        await _add_message(state, session.id, "user", body.query)
+    elif saved is not None:
+        page.result = _verify(saved, body, shown)
+    assert run.session_id is not None, "an interact task always has its session"
+    states = RunStates(state.store.runs, loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
+    decision = await Stepper(model, states=states).decide(run.id, run.task, page)
+    await state.store.runs.update(run.id, _run_changes(decision))
+    await _add_message(
+        state,
+        run.session_id,
+        "assistant",
+        decision.thought,
+        action_string=decision.action,
+        action_payload=decision.actionDetails.model_dump(mode="json"),
+        metadata={"taskId": run.id, "status": decision.status},
+    )
+    event = {"type": "interact_response", "sessionId": run.session_id, "taskId": run.id, "status": decision.status}
+    await state.broker.publish(run.session_id, {**event, "action": decision.action})
+    return InteractResponse(
+        data=InteractData(
+            **decision.model_dump(),
+            currentStep=decision.plan.currentStepIndex,
+            totalSteps=len(decision.plan.steps),
+            sessionId=run.session_id,
+        )
+    )
+
+
+def _verify(saved: SavedTask, body: InteractBody, shown: str) -> dict[str, Any] | None:
+    """The verdict on the action the client carried out, settling the plan step it was
+    for; what the model reads as that action's result."""
+    if saved.mark is None:
+        return None
+    verdict = judge(saved.mark, body, shown)
+    if saved.mark.stepIndex is not None:
+        saved.step.brain.plan.settle(
+            saved.mark.stepIndex, succeeded=verdict.verdict == "completed", outcome=verdict.reason
+        )
+    return {"verification": verdict.model_dump(), **body.model_dump(include=_CLIENT_REPORT, exclude_none=True)}
+
+
+def _run_changes(decision: Decision) -> RunChanges:
+    """The run as the decision leaves it: its plan, and its end with finish() or fail()."""
+    plan = decision.plan.model_dump(mode="json")
+    if decision.status not in ENDED:
+        return RunChanges(plan=plan)
+    args = decision.actionDetails.args
+    return RunChanges(plan=plan, status=decision.status, result=str(args.get("result") or args.get("reason") or ""))
+
+
+# ---- Stand-ins for server/conversation.py (sessions and messages, written alongside):
+# same signatures; replace them with its imports at the merge.
+
+
+async def _session_for(
+    daemon: Daemon, *, session_id: str | None = None, tab_id: str | None = None, url: str, task: str
+) -> SessionRecord:
+    if session_id is None:
+        return await daemon.store.sessions.create(title=task, tab_id=tab_id, url=url)
+    session = await daemon.store.sessions.get(session_id)
+    if session is None:
+        raise RecordNotFoundError(f"no session has the id {session_id!r}")
+    return session
+
+
+async def _add_message(daemon: Daemon, session_id: str, role: Role, content: str, **fields: Any) -> MessageRecord:
+    message = await daemon.store.messages.append(session_id, role, content, **fields)
+    payload = {
+        "messageId": message.id,
+        "role": message.role,
+        "content": message.content,
+        "sequenceNumber": message.sequence_number,
+        "timestamp": message.created_at.isoformat(),
+        "status": message.status,
+        "actionString": message.action_string,
+        "actionPayload": message.action_payload,
+    }
+    await daemon.broker.publish(session_id, {"type": "new_message", "sessionId": session_id, "message": payload})
+    return message
