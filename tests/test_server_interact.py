@@ -6,9 +6,6 @@ goes on through a second daemon."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
@@ -20,9 +17,9 @@ from pagelens.server.push import RedisBroker
 from pagelens.store import Store
 from tests.agent_script import call, last_result, plan, tool_results
 from tests.llm_servers import OpenAIChatServer
-from tests.server_support import client, running_daemon
+from tests.server_support import MODEL, Daemon, daemon_client
 
-pytest_plugins = ["store_support"]
+pytest_plugins = ["store_support", "server_support"]
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 START = "https://www.google.com/"
@@ -33,32 +30,6 @@ TREE = [
 ]
 RESULT_TREE = [{"i": "40", "r": "link", "n": "SpaceX - Wikipedia"}]
 STEPS = (("Type the query", "pending"), ("Open the result", "pending"))
-
-Daemon = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
-
-
-@pytest.fixture
-def model_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[OpenAIChatServer], None]:
-    """Point `openai/scripted` at a scripted server, with no user config file in the way."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    for name in ("PAGELENS_CONFIG", "PAGELENS_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-
-    def point(server: OpenAIChatServer) -> None:
-        monkeypatch.setenv("OPENAI_API_KEY", server.api_key)
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-
-    return point
-
-
-@pytest.fixture
-def daemon(database_url: str) -> Daemon:
-    """`async with daemon() as http:` a client of a running daemon on the test's database."""
-
-    def start(**config: Any) -> AbstractAsyncContextManager[httpx.AsyncClient]:
-        return _with_client(ServerConfig(database_url=database_url, model="openai/scripted", **config))
-
-    return start
 
 
 async def _interact(http: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
@@ -226,13 +197,13 @@ async def test_the_next_call_verifies_the_last_action(
 
 async def test_a_task_goes_on_through_a_second_daemon(postgres_url: str, model_env: Any) -> None:
     script = [call("interact", action="click", element_id="15"), call("finish", result="done")]
-    config = ServerConfig(database_url=postgres_url, model="openai/scripted", redis_url=REDIS_URL)
+    config = ServerConfig(database_url=postgres_url, model=MODEL, redis_url=REDIS_URL)
     async with OpenAIChatServer(script) as server:
         model_env(server)
-        async with _with_client(config) as first_daemon:
+        async with daemon_client(config) as first_daemon:
             first = await _interact(first_daemon, interactiveTree=TREE)
         watcher = await RedisBroker.connect(REDIS_URL)
-        async with _with_client(config) as second_daemon, watcher.subscribe(first["sessionId"]) as events:
+        async with daemon_client(config) as second_daemon, watcher.subscribe(first["sessionId"]) as events:
             second = await _interact(second_daemon, taskId=first["taskId"], url=RESULTS, interactiveTree=RESULT_TREE)
             pushed = [await asyncio.wait_for(anext(events), 5) for _ in range(2)]
         await watcher.close()
@@ -248,9 +219,3 @@ async def test_a_task_goes_on_through_a_second_daemon(postgres_url: str, model_e
 
 def _task(data: dict[str, Any]) -> dict[str, str]:
     return {"taskId": data["taskId"]}
-
-
-@asynccontextmanager
-async def _with_client(config: ServerConfig) -> AsyncIterator[httpx.AsyncClient]:
-    async with running_daemon(config) as base_url, client(base_url) as http:
-        yield http

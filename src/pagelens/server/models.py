@@ -10,10 +10,11 @@ _OPEN = "models"
 
 
 def chat_model(daemon: Daemon, model_id: str | None) -> ChatModel:
-    """The client for `model_id` (None: the daemon's own model, `auto` by default).
+    """The client for `model_id` (None or "auto": the daemon's own model, itself `auto`
+    unless `pagelens serve` was given one).
     Resolved on each call, so a key set in the environment takes effect at once; opened
     once per resolved config (a changed key or base URL opens a new client)."""
-    config = resolve_model(model_id or daemon.config.model)
+    config = resolve_model(daemon.config.model if model_id in (None, "auto") else model_id)
     models: dict[ModelConfig, ChatModel] = daemon.extras[_OPEN] if _OPEN in daemon.extras else _registry(daemon)
     if config not in models:
         models[config] = open_model(config)
