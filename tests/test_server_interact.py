@@ -98,6 +98,16 @@ async def test_fail_ends_the_task(daemon: Daemon, model_env: Any) -> None:
     assert again.status_code == 404 and again.json()["error"] == ErrorCode.TASK_NOT_FOUND
 
 
+async def test_a_model_failure_on_a_new_task_fails_its_run(daemon: Daemon, model_env: Any, database_url: str) -> None:
+    async with OpenAIChatServer([call("finish", result="never")]) as server, daemon() as http:
+        model_env(server, key="wrong-key")
+        response = await http.post("/api/agent/interact", json={"url": START, "query": "x", "interactiveTree": TREE})
+    assert response.status_code == 502 and response.json()["error"] == ErrorCode.MODEL_AUTH_FAILED
+    async with await Store.open(database_url) as store:
+        (run,) = await store.runs.list()
+    assert run.status == "failed" and "401" in (run.result or "")
+
+
 async def test_an_unknown_task_is_404(daemon: Daemon, model_env: Any) -> None:
     async with daemon() as http:
         response = await http.post(

@@ -62,6 +62,7 @@ class BearerAuth:
 
 def create_app(config: ServerConfig, token: str) -> FastAPI:
     """The daemon. Its store and push connection open with the app's lifespan."""
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(config.database_url)

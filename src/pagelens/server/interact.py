@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from pagelens.agent.step import Decision, PageState, Stepper
+from pagelens.errors import PagelensError
 from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
 from pagelens.server.models import chat_model
 from pagelens.server.page import fingerprint, needs_context, page_view
@@ -44,6 +45,7 @@ async def interact(body: InteractBody, state: Annotated[Daemon, Depends(daemon)]
     model = chat_model(state, body.model)
     page = PageState(url=body.url, title=body.pageTitle or body.title or "", view=page_view(body))
     shown = fingerprint(body)
+    new = run is None
     if run is None:
         session = await _session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
         run = await state.store.runs.create(
@@ -54,7 +56,12 @@ async def interact(body: InteractBody, state: Annotated[Daemon, Depends(daemon)]
         page.result = _verify(saved, body, shown)
     assert run.session_id is not None, "an interact task always has its session"
     states = RunStates(state.store.runs, loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
-    decision = await Stepper(model, states=states).decide(run.id, run.task, page)
+    try:
+        decision = await Stepper(model, states=states).decide(run.id, run.task, page)
+    except PagelensError as exc:
+        if new:  # the client never learnt its taskId: the task cannot go on
+            await state.store.runs.update(run.id, RunChanges(status="failed", result=exc.message))
+        raise
     await state.store.runs.update(run.id, _run_changes(decision))
     await _add_message(
         state,
