@@ -44,7 +44,7 @@ async def test_streamable_http_on_loopback(site: str, tmp_path: Path) -> None:
 
         async with Client(url, read_timeout_seconds=CALL_TIMEOUT) as client:
             tools = {tool.name for tool in (await client.list_tools()).tools}
-            assert tools == {"interact", "analyze"}
+            assert tools == {"interact", "analyze", "summarize"}
             call = {"action": "navigate", "url": f"{site}notes.html"}
             navigated = result_json(await client.call_tool("interact", call))
             assert navigated["success"] is True

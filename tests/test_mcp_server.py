@@ -57,7 +57,7 @@ async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[McpS
 async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpServer) -> None:
     assert server.client is not None
     tools = {tool.name: tool for tool in (await server.client.list_tools()).tools}
-    assert sorted(tools) == ["analyze", "interact"]
+    assert sorted(tools) == ["analyze", "interact", "summarize"]
 
     for name, model, parameters, required in (
         ("interact", InteractRequest, INTERACT_PARAMETERS, "action"),
@@ -94,6 +94,20 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
     legend = instructions.split("The semantic view's keys:", 1)[1]
     for short, role in SHORT_ROLE.items():
         assert f"{short} {role if short != FILE_INPUT_SHORT else 'file input'}" in legend
+
+
+# ---- summarize
+
+
+async def test_summarize_reads_another_page_and_leaves_this_one(server: McpServer, site: str) -> None:
+    await server.call("interact", action="navigate", url=f"{site}guide.html")
+    data = await server.call_json("summarize", url=f"{site}notes.html", extractOnly=True, format="markdown")
+    assert "Tide Pool" in data["output"] and data["details"]["title"] == "Tide Pool Field Notes"
+    assert data["details"]["format"] == "markdown"
+    tabs = (await server.call_json("analyze", what="tabs"))["tabs"]
+    assert [tab["url"] for tab in tabs] == [f"{site}guide.html"]
+    bad = await server.call("summarize", url=f"{site}notes.html", extractOnly=True, format="pdf")
+    assert bad.is_error and result_json(bad)["error"] == "invalid_request" and "format" in result_json(bad)["message"]
 
 
 # ---- navigation

@@ -34,6 +34,7 @@ class ScriptedServer:
         self.turns: deque[Turn] = deque(script)
         self.api_key = api_key
         self.requests: list[Received] = []
+        self.durations: list[float] = []  # seconds from a request's arrival to its answer's last byte
         self._closing = asyncio.Event()
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
@@ -75,7 +76,8 @@ class ScriptedServer:
 
     async def _handle(self, request: Request) -> Response:
         body = json.loads(await request.body() or b"{}")
-        self.requests.append(Received(body=body, headers=dict(request.headers), at=time.monotonic()))
+        arrived = time.monotonic()
+        self.requests.append(Received(body=body, headers=dict(request.headers), at=arrived))
         number = len(self.requests)
         if not self.authorized(dict(request.headers)):
             return JSONResponse(self.error_body(401, "invalid api key"), status_code=401)
@@ -93,8 +95,16 @@ class ScriptedServer:
             content = outcome.body if outcome.body is not None else self.error_body(outcome.status, outcome.message)
             return JSONResponse(content, status_code=outcome.status, headers=headers)
         if body.get("stream"):
-            return StreamingResponse(_paced(self.events(outcome, body, number)), media_type="text/event-stream")
-        return JSONResponse(self.message(outcome, body, number))
+            events = self._timed(_paced(self.events(outcome, body, number)), arrived)
+            return StreamingResponse(events, media_type="text/event-stream")
+        response = JSONResponse(self.message(outcome, body, number))
+        self.durations.append(time.monotonic() - arrived)
+        return response
+
+    async def _timed(self, events: AsyncIterator[str], arrived: float) -> AsyncIterator[str]:
+        async for event in events:
+            yield event
+        self.durations.append(time.monotonic() - arrived)
 
     async def __aenter__(self) -> Self:
         app = Starlette(routes=[Route(self.path, self._handle, methods=["POST"])])

@@ -109,3 +109,29 @@ SEMANTIC_KEYS = (
     "the point a click lands on, box [x, y, width, height], scr a scroller's position (h: more "
     f"below), occ covered by something else, f the frame's number. Roles: {_ROLES}."
 )
+
+SUMMARIZE = (
+    "Read a URL's main content in a tab of its own (the current page is left as it is): with "
+    "extractOnly true, the content itself (text, markdown or html) and its metadata; otherwise a "
+    "summary written by the configured language model."
+)
+
+SUMMARIZE_PARAMETERS: dict[str, str] = {
+    "url": "The page to read (http, https or file).",
+    "extractOnly": "true: return the extracted content; false: a summary (needs a language model).",
+    "format": "The content's form: text, markdown or html.",
+    "markdownMode": "How Markdown is made: readability (default) or auto.",
+    "model": "A summary's model, provider/model (default: the configured one).",
+    "length": 'A summary\'s length: short, medium, long, xl, xxl, or characters such as "20k".',
+    "language": 'A summary\'s language ("auto": the page\'s).',
+    "prompt": "Instructions that replace the default summary prompt.",
+    "timeout": 'The whole call\'s limit: seconds, or "90s", "2m" (default 60 s, at most 300 s).',
+    "maxOutputTokens": 'A summary\'s most tokens ("2k" or a number).',
+    "noCache": "Accepted for compatibility; pagelens keeps no summary cache.",
+    "firecrawl": "Accepted for compatibility; pagelens reads pages in its own browser.",
+    "preprocess": "Accepted for compatibility.",
+    "youtube": "Accepted for compatibility.",
+    "videoMode": "Accepted for compatibility.",
+    "timestamps": "Accepted for compatibility.",
+    "maxCharacters": "Cut the content at this many characters (default 120,000).",
+}

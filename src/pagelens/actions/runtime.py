@@ -29,6 +29,7 @@ _LAUNCH_TIMEOUT_S = 30.0
 class BrowserOptions:
     headless: bool = True
     cdp_url: str | None = None
+    ws_endpoint: str | None = None  # a Playwright browser server
     allowed_hosts: tuple[str, ...] | None = None
     user_data_dir: str | None = None
     viewport: tuple[int, int] = (1280, 800)
@@ -49,7 +50,7 @@ class BrowserRuntime:
 
     @property
     def attached(self) -> bool:
-        return self.options.cdp_url is not None
+        return self.options.cdp_url is not None or self.options.ws_endpoint is not None
 
     def alive(self) -> bool:
         return self._browser is not None and self._browser.playwright_browser.is_connected()
@@ -58,6 +59,10 @@ class BrowserRuntime:
         o = self.options
         if o.cdp_url is not None:
             self._browser = await Browser.connect(o.cdp_url, allowed_hosts=o.allowed_hosts, viewport=o.viewport)
+        elif o.ws_endpoint is not None:
+            self._browser = await Browser.connect_server(
+                o.ws_endpoint, allowed_hosts=o.allowed_hosts, viewport=o.viewport
+            )
         elif o.user_data_dir is not None:
             self._browser = await self._launch_on_profile(o.user_data_dir)
         else:

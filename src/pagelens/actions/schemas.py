@@ -1,4 +1,4 @@
-"""Tool input schemas, generated from the action layer's pydantic models so that the
+"""Tool input schemas and argument parsing, from the pydantic models so that the
 contract is written once. Pydantic's output is made flat for MCP clients: `$ref`s are
 inlined (several clients do not resolve them), titles dropped, `X | None` shown as X
 (an agent omits a parameter rather than sending null), and unknown keys are refused."""
@@ -8,7 +8,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+
+from pagelens.errors import InvalidParameterError
 
 
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -57,3 +59,15 @@ def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
                 continue
             node["anyOf"] = kept
         return node
+
+
+def parse_arguments(model: type[BaseModel], arguments: dict[str, Any]) -> Any:
+    """`arguments` as a `model`; a bad or unknown parameter raises InvalidParameterError
+    naming it. The action layer's requests have a `parse` of their own that does so."""
+    parse = getattr(model, "parse", None)
+    if parse is not None:
+        return parse(arguments)
+    try:
+        return model.model_validate(arguments)
+    except ValidationError as exc:
+        raise InvalidParameterError.from_validation(exc) from exc

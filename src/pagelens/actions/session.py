@@ -84,17 +84,20 @@ class Session:
         *,
         headless: bool = True,
         cdp_url: str | None = None,
+        ws_endpoint: str | None = None,
         allowed_hosts: list[str] | None = None,
         user_data_dir: str | None = None,
         viewport: tuple[int, int] = (1280, 800),
         options: SessionOptions | None = None,
     ) -> Session:
-        """Launch Chromium (a throwaway profile, or `user_data_dir`), or attach to the
-        one at `cdp_url`. `allowed_hosts` None lets pages reach every host."""
+        """Launch Chromium (a throwaway profile, or `user_data_dir`), attach to the one at
+        `cdp_url`, or use the Playwright browser server at `ws_endpoint`. `allowed_hosts`
+        None lets pages reach every host."""
         runtime = BrowserRuntime(
             BrowserOptions(
                 headless=headless,
                 cdp_url=cdp_url,
+                ws_endpoint=ws_endpoint,
                 allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
                 user_data_dir=user_data_dir,
                 viewport=viewport,

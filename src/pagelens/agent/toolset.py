@@ -10,11 +10,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from pagelens.actions import tools as action_tools
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
-from pagelens.actions.schemas import input_schema
+from pagelens.actions.schemas import input_schema, parse_arguments
 from pagelens.actions.session import Session
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import ToolDefinition
@@ -30,7 +30,7 @@ from pagelens.agent.tools import (
     repl,
 )
 from pagelens.agent.tools.summarize import summarize
-from pagelens.errors import ErrorCode, InvalidParameterError, PagelensError
+from pagelens.errors import ErrorCode, PagelensError
 from pagelens.extraction.models import SummarizeRequest
 
 NAVIGATION_TIMEOUT_S = 15.0  # a navigate call waits this long for the page to load
@@ -103,13 +103,7 @@ class AgentTool:
         )
 
     def parse(self, arguments: dict[str, Any]) -> Any:
-        parse = getattr(self.params, "parse", None)
-        if parse is not None:  # the action layer's requests name the bad parameter themselves
-            return parse(arguments)
-        try:
-            return self.params.model_validate(arguments)
-        except ValidationError as exc:
-            raise InvalidParameterError.from_validation(exc) from exc
+        return parse_arguments(self.params, arguments)
 
 
 # ---- the tools
@@ -276,10 +270,10 @@ TOOLS: dict[str, AgentTool] = {
         ),
         AgentTool(
             "summarize",
-            "Read a URL's main content: extractOnly: true returns it (format text or markdown); otherwise "
-            "a summary of the given length and language.",
+            action_tools.SUMMARIZE.description,
             SummarizeRequest,
             _summarize,
+            schema=action_tools.SUMMARIZE.schema(),
         ),
         AgentTool("finish", "The task is done: give the result the user asked for.", FinishParams, _finish),
         AgentTool("fail", "The task cannot be done: say why.", FailParams, _fail),

@@ -107,17 +107,54 @@ class Browser:
         closes those pages and detaches, and leaves the browser running."""
         if not isinstance(cdp_url, str) or not cdp_url.startswith(_CDP_SCHEMES):
             raise BrowserConnectError(f"cdp_url must be an http(s):// or ws(s):// URL, not {cdp_url!r}")
+        return await cls._attach(
+            cdp_url,
+            lambda playwright: playwright.chromium.connect_over_cdp(cdp_url, timeout=timeout * 1000),
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+            timeout=timeout,
+        )
+
+    @classmethod
+    async def connect_server(
+        cls,
+        ws_endpoint: str,
+        *,
+        allowed_hosts: Iterable[str] | None = None,
+        viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+        timeout: float = 15.0,  # noqa: ASYNC109
+    ) -> Browser:
+        """Use a Playwright browser server (``ws://host:port/...``, started with
+        ``launchServer`` or ``playwright run-server``): a pool of remote browsers can serve
+        many daemons. Closing closes this client's context and leaves the server running."""
+        if not isinstance(ws_endpoint, str) or not ws_endpoint.startswith(("ws://", "wss://")):
+            raise BrowserConnectError(f"ws_endpoint must be a ws(s):// URL, not {ws_endpoint!r}")
+        return await cls._attach(
+            ws_endpoint,
+            lambda playwright: playwright.chromium.connect(ws_endpoint, timeout=timeout * 1000),
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+            timeout=timeout,
+        )
+
+    @classmethod
+    async def _attach(
+        cls,
+        endpoint: str,
+        open_browser: Callable[[Playwright], Awaitable[PlaywrightBrowser]],
+        *,
+        allowed_hosts: Iterable[str] | None,
+        viewport: tuple[int, int],
+        timeout: float,  # noqa: ASYNC109
+    ) -> Browser:
         policy = NetworkPolicy(_hosts(allowed_hosts))
         size = _checked_viewport(viewport)
 
         async def start(playwright: Playwright) -> Browser:
             try:
-                browser = await asyncio.wait_for(
-                    playwright.chromium.connect_over_cdp(cdp_url, timeout=timeout * 1000),
-                    timeout + 1.0,
-                )
+                browser = await asyncio.wait_for(open_browser(playwright), timeout + 1.0)
             except (PlaywrightError, TimeoutError) as exc:
-                raise BrowserConnectError(f"could not attach to {cdp_url}: {_first_line(exc)}") from exc
+                raise BrowserConnectError(f"could not attach to {endpoint}: {_first_line(exc)}") from exc
             owns = not browser.contexts
             context = browser.contexts[0] if browser.contexts else await browser.new_context(viewport=_viewport(size))
             self = cls(playwright, browser, context, policy=policy, viewport=size, owns_context=owns)

@@ -307,6 +307,62 @@ def run_command(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on.")] = 8787,
+    database_url: Annotated[
+        str | None,
+        typer.Option(help="sqlite:///path or postgresql://...; default: an SQLite file in your data folder."),
+    ] = None,
+    redis_url: Annotated[
+        str | None, typer.Option(help="redis://... to share events with other daemons (several behind a balancer).")
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(help="The bearer token to require; default: one made on first start and kept in your config."),
+    ] = None,
+    cors_origin: Annotated[
+        list[str] | None, typer.Option(help="An origin whose pages may call the daemon (repeat for several).")
+    ] = None,
+    model: Annotated[
+        str, typer.Option(help='The model of tasks that name none ("auto": the first with a key).')
+    ] = "auto",
+    cdp_url: CdpUrl = None,
+    ws_endpoint: Annotated[
+        str | None, typer.Option(help="A Playwright browser server (ws://...) for the runs the daemon carries out.")
+    ] = None,
+    headed: Headed = False,
+    allowed_hosts: AllowedHosts = None,
+) -> None:
+    """Run the HTTP daemon: sessions and messages, the agent's step API
+    (/api/agent/interact), chat (/v1/agent), runs on its own browser, and push over
+    WebSockets. Every route but /healthz needs the bearer token."""
+    from pagelens.server.config import ServerConfig
+    from pagelens.server.serve import serve as run_daemon
+
+    config = ServerConfig(
+        host=host,
+        port=port,
+        database_url=database_url,
+        redis_url=redis_url,
+        token=token,
+        cors_origins=tuple(cors_origin or ()),
+        model=model,
+        cdp_url=cdp_url,
+        ws_endpoint=ws_endpoint,
+        headless=not headed,
+        allowed_hosts=tuple(_parse_hosts(allowed_hosts)) if allowed_hosts is not None else None,
+    )
+    try:
+        asyncio.run(run_daemon(config, lambda line: stderr.print(escape(line), highlight=False)))
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        pass
+
+
+@app.command()
 def version() -> None:
     """Print the pagelens version."""
     _print_version()

@@ -5,7 +5,7 @@ the one role table)."""
 from pagelens.actions.descriptions import SEMANTIC_KEYS
 
 INSTRUCTIONS = f"""\
-pagelens drives a real Chromium browser for you through two tools.
+pagelens drives a real Chromium browser for you through its tools: interact, analyze and summarize.
 
 interact(action=...) navigates and acts. navigate, refresh, back, forward and new_tab \
 return a compact `summary` of the loaded page: its type (article, login, search_results, \
@@ -35,6 +35,9 @@ say when a view was cut. Every view has a hash: ask again with if_changed_since=
 and an unchanged page answers only {{unchanged: true}}. A list whose scroller reports \
 hasMore (semantic scrollableContainers, scr.h) loads more with \
 interact(action="scroll_to_load", element_id=<its id>, value=<how many items>).
+
+summarize(url, extractOnly=true) reads another page's main content in a tab of its own, \
+leaving the current page as it is.
 
 A slow action can run with background=true: it returns command_id at once; fetch the \
 result with interact(action="result", command_id=...).

@@ -1,4 +1,4 @@
-"""The MCP server: two tools over one browser session (transports.py serves it).
+"""The MCP server: its tools over one browser session (transports.py serves it).
 
 Whatever a call does, the server process survives it: page problems are results, bad
 parameters and browser failures are typed error results, and anything unexpected is

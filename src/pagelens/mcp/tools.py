@@ -1,4 +1,4 @@
-"""The two tools, `interact` and `analyze`, as MCP tools: their declarations come from the
+"""The tools, `interact`, `analyze` and `summarize`, as MCP tools: their declarations come from the
 action layer (actions/tools.py); here is what each call does with the browser session and
 how its result becomes MCP content."""
 
@@ -13,6 +13,9 @@ from mcp.types import CallToolResult, Tool, ToolAnnotations
 from pagelens.actions import tools
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
 from pagelens.actions.session import Session
+from pagelens.agent.llm import open_model, resolve_model
+from pagelens.agent.tools.summarize import summarize as summarize_page
+from pagelens.extraction.models import SummarizeRequest
 from pagelens.mcp.results import tool_result
 
 
@@ -32,6 +35,20 @@ async def analyze(session: Session, request: AnalyzeRequest) -> CallToolResult:
     if result.image is None:
         return tool_result(result.data)
     return tool_result(result.data, result.image, result.data["mime_type"])
+
+
+async def summarize(session: Session, request: SummarizeRequest) -> CallToolResult:
+    """Extract-only needs no model; a summary uses the one the request names, else the
+    configured one (no_model_available says what to set)."""
+    if request.extractOnly:
+        result = await summarize_page(request, session.browser, None)
+    else:
+        model = open_model(resolve_model(request.model or "auto"))
+        try:
+            result = await summarize_page(request, session.browser, model)
+        finally:
+            await model.aclose()
+    return tool_result(result.model_dump(mode="json"))
 
 
 @dataclass(frozen=True)
@@ -56,5 +73,9 @@ class ToolSpec:
 
 TOOLS: dict[str, ToolSpec] = {
     spec.declaration.name: spec
-    for spec in (ToolSpec(tools.INTERACT, interact), ToolSpec(tools.ANALYZE, analyze))
+    for spec in (
+        ToolSpec(tools.INTERACT, interact),
+        ToolSpec(tools.ANALYZE, analyze),
+        ToolSpec(tools.SUMMARIZE, summarize),
+    )
 }

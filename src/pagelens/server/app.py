@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import pagelens
 from pagelens.errors import ErrorCode
-from pagelens.server import errors, routes
+from pagelens.server import errors, routes, runs
 from pagelens.server.auth import bearer_matches
 from pagelens.server.config import ServerConfig
 from pagelens.server.push import open_broker
@@ -75,6 +75,7 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
         try:
             yield
         finally:
+            await runs.stop_all(app.state.daemon)
             for close in app.state.daemon.extras.get("on_close", []):
                 await close()
             await broker.close()

@@ -12,7 +12,7 @@ import time
 from collections.abc import AsyncIterator, Iterable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from pagelens.agent.llm import ChatModel, Completion, Done, Message, TextDelta, ToolCall
@@ -31,7 +31,7 @@ from pagelens.server.chat_models import (
     UserMessage,
 )
 from pagelens.server.models import chat_model
-from pagelens.server.state import Daemon, daemon
+from pagelens.server.state import Daemon, DaemonState
 
 logger = logging.getLogger("pagelens.server")
 router = APIRouter(tags=["chat"])
@@ -59,7 +59,7 @@ _CUT = frozenset({"length", "max_tokens"})
 async def agent(
     body: AgentBody,
     request: Request,
-    state: Annotated[Daemon, Depends(daemon)],
+    state: DaemonState,
     output: Annotated[str | None, Query(alias="format", description="json: one JSON answer")] = None,
 ) -> Response:
     """The next assistant message: SSE `chunk` events as its text streams, then
@@ -73,7 +73,7 @@ async def agent(
 
 
 @router.post("/v1/agent/history")
-async def history(body: HistoryBody, state: Annotated[Daemon, Depends(daemon)]) -> dict[str, Any]:
+async def history(body: HistoryBody, state: DaemonState) -> dict[str, Any]:
     """The chat kept for the same key as /v1/agent's (`messages` is empty when none is)."""
     return {"ok": True, "messages": await state.store.chat_cache.get(cache_key(body)) or []}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 DEFAULT_PORT = 8787
 
@@ -21,4 +21,3 @@ class ServerConfig:
     ws_endpoint: str | None = None
     headless: bool = True
     allowed_hosts: tuple[str, ...] | None = None
-    extra: dict[str, str] = field(default_factory=dict)

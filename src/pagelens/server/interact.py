@@ -4,16 +4,16 @@ the next one, with the plan and the task's status (004 §1, §3-§6; docs/server
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
 from pagelens.agent.step import Decision, PageState, Stepper
 from pagelens.errors import PagelensError
 from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
 from pagelens.server.models import chat_model
 from pagelens.server.page import fingerprint, needs_context, page_view
-from pagelens.server.state import Daemon, daemon
+from pagelens.server.state import Daemon, DaemonState
 from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, read_task
 from pagelens.server.verify import judge
 from pagelens.store import MessageRecord, RecordNotFoundError, Role, RunChanges, SessionRecord
@@ -34,7 +34,7 @@ _CLIENT_REPORT: set[str] = {
 
 
 @router.post("/api/agent/interact", response_model=InteractResponse)
-async def interact(body: InteractBody, state: Annotated[Daemon, Depends(daemon)]) -> InteractResponse:
+async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
     """The next action of the task `taskId` (a new task without it). When the page as sent
     is not enough, `data.status` is `needs_context` and the model is not asked."""
     check_limits(body)

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pagelens.server import chat, interact
+from pagelens.server import chat, interact, runs
 
-ROUTERS: list[APIRouter] = [interact.router, chat.router]
+ROUTERS: list[APIRouter] = [interact.router, chat.router, runs.router]

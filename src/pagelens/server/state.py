@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from pagelens.server.config import ServerConfig
 from pagelens.server.push import Broker
@@ -22,6 +22,10 @@ class Daemon:
 
 
 def daemon(request: Request) -> Daemon:
-    """A route's dependency: `state: Daemon = Depends(daemon)`."""
+    """What a route gets through `DaemonState`."""
     state: Daemon = request.app.state.daemon
     return state
+
+
+# A route's parameter: `state: DaemonState`.
+DaemonState = Annotated[Daemon, Depends(daemon)]

@@ -1,0 +1,266 @@
+"""The daemon under load: many sessions calling `/api/agent/interact` at once, with a
+scripted model that answers at once, so what is measured is the daemon itself.
+
+    .venv/bin/python -m bench.daemon                          # SQLite, then PostgreSQL
+    .venv/bin/python -m bench.daemon --sessions 50 --calls 20 --stores sqlite
+    .venv/bin/python -m bench.daemon --restart                # kill -9 the daemon mid-run
+
+Each session is one task of `--calls` calls. The daemon runs as a real `pagelens serve`
+process. Per call: the wall time at the client, minus the model's own time as the
+scripted server saw it, is the daemon's overhead. Afterwards every session's messages are
+read back: one user message and one assistant message per answered call, numbered
+without gap or repeat. With --restart the daemon is killed (SIGKILL) halfway and started
+again on the same database; calls that got no answer are sent again, and nothing answered
+before the kill may be missing.
+
+Budget: overhead p99 ≤ 50 ms on each store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.agent_script import call  # noqa: E402
+from tests.llm_servers import OpenAIChatServer, Reply  # noqa: E402
+
+OVERHEAD_BUDGET_MS = 50.0
+TOKEN = "bench-token"
+POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+TREE = [
+    {"i": "1", "r": "srch", "n": "Search", "xy": [200, 100], "selector": "input[name='q']"},
+    {"i": "2", "r": "btn", "n": "Go", "xy": [320, 100]},
+    {"i": "3", "r": "link", "n": "Results", "xy": [60, 200]},
+]
+
+
+@dataclass
+class Outcome:
+    store: str
+    latencies_ms: list[float] = field(default_factory=list)
+    model_ms: list[float] = field(default_factory=list)
+    answered: dict[str, int] = field(default_factory=dict)  # session id → calls answered
+    lost: int = 0
+    duplicated: int = 0
+    retried: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def daemon_process(database_url: str, model_url: str, port: int) -> AsyncIterator[asyncio.subprocess.Process]:
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": "test-key",
+        "OPENAI_BASE_URL": model_url,
+        "PAGELENS_MODEL": "openai/scripted",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(port), "--token", TOKEN,
+        "--database-url", database_url, env=env, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        await wait_until_up(port)
+        yield process
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), 15)
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+
+async def wait_until_up(port: int, timeout: float = 30.0) -> None:  # noqa: ASYNC109
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient() as client:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(f"http://127.0.0.1:{port}/healthz")).status_code == 200:
+                    return
+            await asyncio.sleep(0.1)
+    raise SystemExit(f"the daemon did not come up on port {port}")
+
+
+def model_turn(body: dict[str, Any]) -> Reply:
+    """The scripted model: always the next click, answered at once."""
+    return call("interact", "Next.", action="click", element_id="2")
+
+
+async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int) -> None:
+    task_id: str | None = None
+    tab = f"tab-{number}"
+    done = 0
+    while done < calls:
+        body: dict[str, Any] = {
+            "url": f"https://shop{number}.example.com/page/{done}",
+            "query": f"Find item {number}",
+            "tabId": tab,
+            "domMode": "semantic",
+            "interactiveTree": TREE,
+            "lastActionStatus": "success" if done else None,
+        }
+        if task_id is not None:
+            body["taskId"] = task_id
+        began = time.perf_counter()
+        try:
+            response = await client.post(f"{base}/api/agent/interact", json={k: v for k, v in body.items() if v is not None})
+        except httpx.TransportError:
+            outcome.retried += 1  # no answer: the call was not acknowledged, send it again
+            await asyncio.sleep(0.2)
+            continue
+        if response.status_code >= 500:
+            outcome.retried += 1
+            await asyncio.sleep(0.2)
+            continue
+        response.raise_for_status()
+        outcome.latencies_ms.append((time.perf_counter() - began) * 1000)
+        data = response.json()["data"]
+        task_id = data["taskId"]
+        outcome.answered[data["sessionId"]] = outcome.answered.get(data["sessionId"], 0) + 1
+        done += 1
+
+
+async def check_messages(client: httpx.AsyncClient, base: str, outcome: Outcome) -> None:
+    for session_id, answered in outcome.answered.items():
+        data = (await client.get(f"{base}/api/session/{session_id}/messages")).json()
+        numbers = [m["sequenceNumber"] for m in data["messages"]]
+        outcome.duplicated += len(numbers) - len(set(numbers)) + (len({m["messageId"] for m in data["messages"]}) != len(numbers))
+        assistant = sum(1 for m in data["messages"] if m["role"] == "assistant")
+        outcome.lost += max(answered - assistant, 0)
+
+
+async def run_store(store: str, sessions: int, calls: int, restart: bool, console: Console) -> Outcome:
+    outcome = Outcome(store)
+    with tempfile.TemporaryDirectory() as scratch:
+        database_url, drop = await make_database(store, scratch)
+        try:
+            async with OpenAIChatServer([model_turn] * (sessions * calls * 3)) as model:
+                port = free_port()
+                base = f"http://127.0.0.1:{port}"
+                headers = {"Authorization": f"Bearer {TOKEN}"}
+                limits = httpx.Limits(max_connections=sessions)
+                async with httpx.AsyncClient(headers=headers, timeout=60, limits=limits) as client:
+                    daemon = daemon_process(database_url, model.base_url, port)
+                    process = await daemon.__aenter__()
+                    try:
+                        with console.status(f"{store}: {sessions} sessions × {calls} calls…"):
+                            loops = [session_loop(client, base, calls, outcome, n) for n in range(sessions)]
+                            work = asyncio.gather(*loops)
+                            if restart:
+                                await asyncio.sleep(0.5)
+                                while len(outcome.latencies_ms) < sessions * calls // 2:
+                                    await asyncio.sleep(0.05)
+                                process.kill()  # SIGKILL: no goodbye
+                                await process.wait()
+                                await daemon.__aexit__(None, None, None)
+                                daemon = daemon_process(database_url, model.base_url, port)
+                                await daemon.__aenter__()
+                            await work
+                        await check_messages(client, base, outcome)
+                    finally:
+                        await daemon.__aexit__(None, None, None)
+                model_times = model_durations(model)
+                outcome.model_ms = model_times
+        finally:
+            await drop()
+    return outcome
+
+
+def model_durations(model: OpenAIChatServer) -> list[float]:
+    """The scripted model's own time per request, as it measured it (arrival to last byte)."""
+    return [seconds * 1000 for seconds in model.durations]
+
+
+async def make_database(store: str, scratch: str) -> tuple[str, Any]:
+    if store == "sqlite":
+
+        async def nothing() -> None:
+            return None
+
+        return f"sqlite:///{scratch}/daemon.db", nothing
+    import asyncpg
+
+    name = f"pagelens_bench_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(POSTGRES_ADMIN.replace("postgresql://", "postgres://"))
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+
+    async def drop() -> None:
+        connection = await asyncpg.connect(POSTGRES_ADMIN.replace("postgresql://", "postgres://"))
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await connection.close()
+
+    return f"postgresql://postgres@127.0.0.1:5432/{name}", drop
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
+
+
+def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
+    table = Table(title=f"pagelens serve: {sessions} sessions × {calls} interact calls")
+    for column in ("store", "calls", "p50 ms", "p99 ms", "overhead p50", "overhead p99", "lost", "dup.", "resent"):
+        table.add_column(column, justify="left" if column == "store" else "right")
+    failed = False
+    for o in outcomes:
+        model_p50 = statistics.median(o.model_ms) if o.model_ms else 0.0
+        overhead = [latency - model_p50 for latency in o.latencies_ms]
+        p99 = percentile(overhead, 0.99)
+        ok = p99 <= OVERHEAD_BUDGET_MS and o.lost == 0 and o.duplicated == 0
+        failed |= not ok
+        table.add_row(
+            o.store,
+            str(len(o.latencies_ms)),
+            f"{percentile(o.latencies_ms, 0.5):.1f}",
+            f"{percentile(o.latencies_ms, 0.99):.1f}",
+            f"{percentile(overhead, 0.5):.1f}",
+            f"[{'green' if p99 <= OVERHEAD_BUDGET_MS else 'red'}]{p99:.1f}[/]",
+            str(o.lost),
+            str(o.duplicated),
+            str(o.retried),
+        )
+    Console(width=120).print(table)
+    Console().print(f"{'FAIL' if failed else 'PASS'}: overhead p99 ≤ {OVERHEAD_BUDGET_MS:g} ms, nothing lost or repeated")
+    return 1 if failed else 0
+
+
+async def main(args: argparse.Namespace) -> int:
+    console = Console(stderr=True)
+    outcomes = [await run_store(store, args.sessions, args.calls, args.restart, console) for store in args.stores.split(",")]
+    return report(outcomes, args.sessions, args.calls)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--stores", default="sqlite,postgresql")
+    parser.add_argument("--restart", action="store_true", help="kill -9 the daemon halfway and start it again")
+    sys.exit(asyncio.run(main(parser.parse_args())))

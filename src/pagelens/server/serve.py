@@ -1,0 +1,50 @@
+"""Running the daemon: its token, the bind rules, uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+
+import uvicorn
+
+from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.errors import InvalidRequestError
+from pagelens.server.app import create_app
+from pagelens.server.auth import load_or_create_token, token_path
+from pagelens.server.config import ServerConfig
+
+
+def is_loopback(host: str) -> bool:
+    host = host.strip("[]")
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def resolve_token(config: ServerConfig, say: Callable[[str], None]) -> str:
+    """The token to require: --token, else the one kept in the config folder (made and
+    printed once, on the first start). A daemon others can reach needs a token chosen
+    on purpose: --token."""
+    if config.token:
+        return config.token
+    if not is_loopback(config.host):
+        raise InvalidRequestError(
+            f"--host {config.host} lets other machines reach the daemon: give it a secret with --token"
+        )
+    token, made = load_or_create_token()
+    if made:
+        say(f"made a token for this daemon (shown once; kept in {token_path()}, mode 0600):\n  {token}")
+    else:
+        say(f"token: in {token_path()}")
+    return token
+
+
+async def serve(config: ServerConfig, say: Callable[[str], None]) -> None:
+    token = resolve_token(config, say)
+    app = create_app(config, token)
+    server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port, log_level="warning", lifespan="on"))
+    say(f"pagelens daemon on http://{config.host}:{config.port} (Authorization: Bearer <token>)")
+    await server.serve()

@@ -1,0 +1,99 @@
+"""`pagelens serve` as a user starts it: the token made once and kept 0600, the bind rule,
+the bearer check, the OpenAPI schema."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import stat
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx2 as httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith("PAGELENS_")},
+        "PAGELENS_CONFIG_DIR": str(tmp_path / "config"),
+        "PAGELENS_DATABASE_URL": f"sqlite:///{tmp_path / 'daemon.db'}",
+        "NO_COLOR": "1",
+    }
+
+
+@contextlib.asynccontextmanager
+async def serve(tmp_path: Path, *args: str) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(port), *args,
+        env=environment(tmp_path), stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient() as client:
+            for _ in range(300):
+                with contextlib.suppress(httpx.TransportError):
+                    if (await client.get(f"{base}/healthz")).status_code == 200:
+                        break
+                assert process.returncode is None, "the daemon stopped"
+                await asyncio.sleep(0.1)
+        yield process, base
+    finally:
+        if process.returncode is None:
+            process.terminate()
+            await asyncio.wait_for(process.wait(), 15)
+
+
+async def read_stderr(process: asyncio.subprocess.Process) -> str:
+    assert process.stderr is not None
+    return (await asyncio.wait_for(process.stderr.read(), 15)).decode()
+
+
+async def test_the_first_start_makes_a_token_shows_it_once_and_keeps_it_private(tmp_path: Path) -> None:
+    async with serve(tmp_path) as (process, base), httpx.AsyncClient(base_url=base) as client:
+        token_file = tmp_path / "config" / "daemon-token"
+        token = token_file.read_text().strip()
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        assert (await client.get("/healthz")).json()["status"] == "ok"
+        refused = await client.get("/api/runs/nothing")
+        assert refused.status_code == 401 and refused.json()["error"] == "unauthorized"
+        wrong = await client.get("/api/runs/nothing", headers={"Authorization": "Bearer " + token[:-1] + "x"})
+        assert wrong.status_code == 401
+        found = await client.get("/api/runs/nothing", headers={"Authorization": f"Bearer {token}"})
+        assert found.status_code == 404 and found.json()["error"] == "record_not_found"
+        schema = (await client.get("/openapi.json", headers={"Authorization": f"Bearer {token}"})).json()
+        assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+        process.terminate()
+        first = await read_stderr(process)
+    assert token in first and "shown once" in first
+    async with serve(tmp_path) as (process, _base):
+        process.terminate()
+        second = await read_stderr(process)
+    assert token not in second and "token: in" in second  # kept, and never shown again
+
+
+async def test_a_daemon_others_can_reach_needs_a_token_given_on_purpose(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pagelens.cli.main", "serve", "--host", "0.0.0.0", "--port", str(free_port()),
+        env=environment(tmp_path), stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    err = await read_stderr(process)
+    assert await asyncio.wait_for(process.wait(), 15) == 1
+    assert "[invalid_request]" in err and "--token" in err
+    assert not (tmp_path / "config" / "daemon-token").exists()
+
+
+async def test_a_given_token_is_the_one_required(tmp_path: Path) -> None:
+    async with serve(tmp_path, "--token", "s3cret") as (_process, base), httpx.AsyncClient(base_url=base) as client:
+        assert (await client.get("/openapi.json", headers={"Authorization": "Bearer s3cret"})).status_code == 200
+        assert (await client.get("/openapi.json")).status_code == 401
+    assert not (tmp_path / "config" / "daemon-token").exists()
