@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-ROUTERS: list[APIRouter] = []
+from pagelens.server import sessions
+
+ROUTERS: list[APIRouter] = [sessions.router]

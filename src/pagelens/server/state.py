@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from pagelens.server.config import ServerConfig
 from pagelens.server.push import Broker
@@ -21,7 +21,7 @@ class Daemon:
     extras: dict[str, Any] = field(default_factory=dict)  # what route modules keep (models, the browser)
 
 
-def daemon(request: Request) -> Daemon:
-    """A route's dependency: `state: Daemon = Depends(daemon)`."""
-    state: Daemon = request.app.state.daemon
+def daemon(connection: HTTPConnection) -> Daemon:
+    """A route's dependency, a WebSocket's too: `state: Daemon = Depends(daemon)`."""
+    state: Daemon = connection.app.state.daemon
     return state

@@ -107,4 +107,3 @@ async def existing_session(session: AsyncSession, session_id: str, *, for_update
     if row is None:
         raise RecordNotFoundError(f"no session has the id {session_id!r}")
     return row
-
