@@ -141,6 +141,20 @@ async def test_a_websocket_needs_the_token_in_a_header_or_the_query(daemon: Runn
             assert await next_event(websocket) == {"type": "pong"}
 
 
+async def test_what_the_framework_refuses_has_the_error_shape(client: httpx.AsyncClient) -> None:
+    missing = await client.get("/api/no-such-route")
+    assert (missing.status_code, missing.json()["error"], missing.json()["success"]) == (
+        404,
+        ErrorCode.UNKNOWN_ROUTE,
+        False,
+    )
+    wrong_method = await client.delete("/api/session/latest")
+    assert (wrong_method.status_code, wrong_method.json()["error"]) == (405, ErrorCode.UNKNOWN_ROUTE)
+    assert "GET" in wrong_method.headers["allow"]
+    not_json = await client.patch("/api/session/x", content=b"{", headers={"Content-Type": "application/json"})
+    assert (not_json.status_code, not_json.json()["error"]) == (400, ErrorCode.INVALID_REQUEST)
+
+
 # The conversation service: tab-scoped sessions
 
 
@@ -260,7 +274,7 @@ async def test_sessions_are_listed_newest_first_a_page_at_a_time(
     page = (await client.get("/api/sessions", params={"limit": 2, "offset": 1})).json()
     assert [s["sessionId"] for s in page["sessions"]] == newest_first[1:3]
     assert (page["total"], page["limit"], page["offset"]) == (5, 2, 1)
-    for params in ({"limit": 0}, {"limit": 201}, {"offset": -1}, {"limit": "many"}):
+    for params in ({"limit": 0}, {"limit": 201}, {"offset": -1}, {"offset": 2**70}, {"limit": "many"}):
         refused = await client.get("/api/sessions", params=params)
         assert (refused.status_code, refused.json()["error"]) == (400, ErrorCode.INVALID_REQUEST), params
 

@@ -11,19 +11,21 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, WebSocket
+from fastapi import APIRouter, Depends, Path, Query, WebSocket
 from pydantic import ConfigDict, StringConstraints
 from starlette.websockets import WebSocketState
 
+from pagelens.server import errors
 from pagelens.server.state import Daemon, daemon
 from pagelens.server.wire import MessageOut, SessionOut, Wire
 from pagelens.store import SessionChanges, SessionRecord
 
 logger = logging.getLogger("pagelens.server")
 
-router = APIRouter(tags=["sessions"])
+router = APIRouter(tags=["sessions"], responses=errors.RESPONSES)
 
 TITLE_LIMIT = 200
+OFFSET_LIMIT = 2**31 - 1  # what both databases take as an OFFSET
 
 
 class SessionResponse(Wire):
@@ -47,10 +49,14 @@ class MessagePage(Wire):
 class RenameRequest(Wire):
     model_config = ConfigDict(extra="forbid")
 
-    title: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TITLE_LIMIT)]
+    # Something besides white space (the pattern), trimmed.
+    title: Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TITLE_LIMIT, pattern=r"[^\s\x1c-\x1f]")
+    ]
 
 
 State = Annotated[Daemon, Depends(daemon)]
+SessionId = Annotated[str, Path(alias="sessionId")]  # the spec's name, in the paths and the OpenAPI schema
 
 
 @router.get("/api/session/latest")
@@ -66,8 +72,8 @@ async def session_by_domain(domain: str, state: State) -> SessionResponse:
     return _one(await state.store.sessions.latest(domain=domain))
 
 
-@router.patch("/api/session/{session_id}")
-async def rename_session(session_id: str, body: RenameRequest, state: State) -> SessionResponse:
+@router.patch("/api/session/{sessionId}", responses={404: {"model": errors.ErrorBody, "description": "no session"}})
+async def rename_session(session_id: SessionId, body: RenameRequest, state: State) -> SessionResponse:
     """A title the user chose: `isRenamed` becomes true, and navigation never changes it."""
     changes = SessionChanges(title=body.title, is_renamed=True)
     return _one(await state.store.sessions.update(session_id, changes))
@@ -77,23 +83,23 @@ async def rename_session(session_id: str, body: RenameRequest, state: State) -> 
 async def list_sessions(
     state: State,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=OFFSET_LIMIT)] = 0,
 ) -> SessionPage:
     """Sessions with the most recent activity first, a page at a time (the web UI's list)."""
     sessions = [SessionOut.of(s) for s in await state.store.sessions.list(limit=limit, offset=offset)]
     return SessionPage(sessions=sessions, total=await state.store.sessions.count(), limit=limit, offset=offset)
 
 
-@router.get("/api/session/{session_id}/messages")
-async def session_messages(session_id: str, state: State) -> MessagePage:
+@router.get("/api/session/{sessionId}/messages")
+async def session_messages(session_id: SessionId, state: State) -> MessagePage:
     """Every message of the session in order (sequenceNumber)."""
     exists = await state.store.sessions.get(session_id) is not None
     messages = [MessageOut.of(m) for m in await state.store.messages.list(session_id)] if exists else []
     return MessagePage(session_id=session_id, messages=messages, total=len(messages), session_exists=exists)
 
 
-@router.websocket("/api/session/{session_id}/ws")
-async def watch_session(websocket: WebSocket, session_id: str, state: State) -> None:
+@router.websocket("/api/session/{sessionId}/ws")
+async def watch_session(websocket: WebSocket, session_id: SessionId, state: State) -> None:
     """Every event published for the session (`new_message`, `interact_response`, ...),
     one JSON text frame each. The subscription is made before the handshake completes,
     so nothing published after the client is connected is missed. A client may send
