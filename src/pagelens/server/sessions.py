@@ -49,7 +49,7 @@ class MessagePage(Wire):
 class RenameRequest(Wire):
     model_config = ConfigDict(extra="forbid")
 
-    # Something besides white space (the pattern), trimmed.
+    # Trimmed, and not only white space: the pattern also refuses \x1c-\x1f, which strip() removes.
     title: Annotated[
         str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TITLE_LIMIT, pattern=r"[^\s\x1c-\x1f]")
     ]
