@@ -63,6 +63,8 @@ class Outcome:
     lost: int = 0
     duplicated: int = 0
     retried: int = 0
+    half: int = 0  # answered calls at which --restart kills the daemon
+    halfway: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def free_port() -> int:
@@ -129,7 +131,9 @@ async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome
             body["taskId"] = task_id
         began = time.perf_counter()
         try:
-            response = await client.post(f"{base}/api/agent/interact", json={k: v for k, v in body.items() if v is not None})
+            response = await client.post(
+                f"{base}/api/agent/interact", json={k: v for k, v in body.items() if v is not None}
+            )
         except httpx.TransportError:
             outcome.retried += 1  # no answer: the call was not acknowledged, send it again
             await asyncio.sleep(0.2)
@@ -140,6 +144,8 @@ async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome
             continue
         response.raise_for_status()
         outcome.latencies_ms.append((time.perf_counter() - began) * 1000)
+        if len(outcome.latencies_ms) >= outcome.half:
+            outcome.halfway.set()
         data = response.json()["data"]
         task_id = data["taskId"]
         outcome.answered[data["sessionId"]] = outcome.answered.get(data["sessionId"], 0) + 1
@@ -150,13 +156,15 @@ async def check_messages(client: httpx.AsyncClient, base: str, outcome: Outcome)
     for session_id, answered in outcome.answered.items():
         data = (await client.get(f"{base}/api/session/{session_id}/messages")).json()
         numbers = [m["sequenceNumber"] for m in data["messages"]]
-        outcome.duplicated += len(numbers) - len(set(numbers)) + (len({m["messageId"] for m in data["messages"]}) != len(numbers))
+        outcome.duplicated += (
+            len(numbers) - len(set(numbers)) + (len({m["messageId"] for m in data["messages"]}) != len(numbers))
+        )
         assistant = sum(1 for m in data["messages"] if m["role"] == "assistant")
         outcome.lost += max(answered - assistant, 0)
 
 
 async def run_store(store: str, sessions: int, calls: int, restart: bool, console: Console) -> Outcome:
-    outcome = Outcome(store)
+    outcome = Outcome(store, half=sessions * calls // 2)
     with tempfile.TemporaryDirectory() as scratch:
         database_url, drop = await make_database(store, scratch)
         try:
@@ -173,9 +181,7 @@ async def run_store(store: str, sessions: int, calls: int, restart: bool, consol
                             loops = [session_loop(client, base, calls, outcome, n) for n in range(sessions)]
                             work = asyncio.gather(*loops)
                             if restart:
-                                await asyncio.sleep(0.5)
-                                while len(outcome.latencies_ms) < sessions * calls // 2:
-                                    await asyncio.sleep(0.05)
+                                await outcome.halfway.wait()
                                 process.kill()  # SIGKILL: no goodbye
                                 await process.wait()
                                 await daemon.__aexit__(None, None, None)
@@ -247,13 +253,17 @@ def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
             str(o.retried),
         )
     Console(width=120).print(table)
-    Console().print(f"{'FAIL' if failed else 'PASS'}: overhead p99 ≤ {OVERHEAD_BUDGET_MS:g} ms, nothing lost or repeated")
+    Console().print(
+        f"{'FAIL' if failed else 'PASS'}: overhead p99 ≤ {OVERHEAD_BUDGET_MS:g} ms, nothing lost or repeated"
+    )
     return 1 if failed else 0
 
 
 async def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
-    outcomes = [await run_store(store, args.sessions, args.calls, args.restart, console) for store in args.stores.split(",")]
+    outcomes = [
+        await run_store(store, args.sessions, args.calls, args.restart, console) for store in args.stores.split(",")
+    ]
     return report(outcomes, args.sessions, args.calls)
 
 

@@ -1,14 +1,13 @@
-"""A real daemon for the server's tests: uvicorn serving `create_app` in the test's event
-loop on a free port of 127.0.0.1, with its lifespan (store, push) from start to end.
+"""A real daemon for tests: `create_app` served by uvicorn in the test's event loop on a
+free port of 127.0.0.1, its lifespan (store, push) run as `pagelens serve` runs it.
 
-    async with running_daemon(ServerConfig(database_url=url), TOKEN) as base_url:
-        async with client(base_url) as http:
+    async with running_daemon(ServerConfig(database_url=url), TOKEN) as running:
+        async with client(running.base_url) as http:
             await http.post("/api/agent/interact", json=...)
 
 Loaded as a pytest plugin (`pytest_plugins = ["store_support", "server_support"]`) it
 gives the fixtures `daemon` (a client of a daemon on the test's `database_url`, whose
-model is `openai/scripted`) and `model_env` (points that model at a scripted server).
-"""
+model is `openai/scripted`) and `model_env` (points that model at a scripted server)."""
 
 from __future__ import annotations
 
@@ -18,18 +17,60 @@ import json
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from pagelens.server.app import create_app
 from pagelens.server.config import ServerConfig
+from pagelens.server.state import Daemon
 
 TOKEN = "test-daemon-token"
 MODEL = "openai/scripted"  # the model of the fixtures' daemons; `model_env` says where it is
+
+
+@dataclass(frozen=True)
+class RunningDaemon:
+    base_url: str  # http://127.0.0.1:PORT
+    app: FastAPI
+
+    @property
+    def state(self) -> Daemon:
+        """What the routes share (store, broker): for calling the services as a route would."""
+        state: Daemon = self.app.state.daemon
+        return state
+
+    def ws_url(self, path: str) -> str:
+        return "ws" + self.base_url.removeprefix("http") + path
+
+
+@contextlib.asynccontextmanager
+async def running_daemon(config: ServerConfig, token: str) -> AsyncIterator[RunningDaemon]:
+    """The daemon, started (its store open and migrated) when this enters, shut down as
+    uvicorn does on SIGTERM when it leaves."""
+    app = create_app(config, token)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = _Uvicorn(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the daemon stopped while starting (see the log above)")
+            await asyncio.sleep(0.01)
+        yield RunningDaemon(base_url=f"http://127.0.0.1:{port}", app=app)
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
 
 
 class _Uvicorn(uvicorn.Server):
@@ -38,25 +79,6 @@ class _Uvicorn(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
-
-
-@contextlib.asynccontextmanager
-async def running_daemon(config: ServerConfig, token: str = TOKEN) -> AsyncIterator[str]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = _Uvicorn(uvicorn.Config(create_app(config, token), log_level="warning", lifespan="on"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-            raise RuntimeError("the daemon stopped before it started")
-        await asyncio.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
 
 
 def client(base_url: str, token: str = TOKEN) -> httpx.AsyncClient:
@@ -74,16 +96,16 @@ def sse_events(text: str) -> list[tuple[str, Any]]:
 
 @contextlib.asynccontextmanager
 async def daemon_client(config: ServerConfig) -> AsyncIterator[httpx.AsyncClient]:
-    async with running_daemon(config) as base_url, client(base_url) as http:
+    async with running_daemon(config, TOKEN) as running, client(running.base_url) as http:
         yield http
 
 
-Daemon = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
+DaemonClient = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
 Server = Any  # a tests.llm_servers server (its base_url and api_key)
 
 
 @pytest.fixture
-def daemon(database_url: str) -> Daemon:
+def daemon(database_url: str) -> DaemonClient:
     """`async with daemon(**config) as http:` a client of a running daemon on the test's database."""
 
     def start(**config: Any) -> AbstractAsyncContextManager[httpx.AsyncClient]:

@@ -10,7 +10,8 @@ import pytest
 
 from pagelens.errors import ErrorCode
 from tests.llm_servers import Call, OpenAIChatServer, Reply
-from tests.server_support import Daemon, sse_events
+from tests.server_support import DaemonClient as Daemon
+from tests.server_support import sse_events
 
 pytest_plugins = ["store_support", "server_support"]
 

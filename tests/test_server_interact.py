@@ -17,7 +17,8 @@ from pagelens.server.push import RedisBroker
 from pagelens.store import Store
 from tests.agent_script import call, last_result, plan, tool_results
 from tests.llm_servers import OpenAIChatServer
-from tests.server_support import MODEL, Daemon, daemon_client
+from tests.server_support import MODEL, daemon_client
+from tests.server_support import DaemonClient as Daemon
 
 pytest_plugins = ["store_support", "server_support"]
 

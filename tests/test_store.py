@@ -160,7 +160,7 @@ async def test_sessions_are_created_read_listed_and_updated(store: Store) -> Non
     created = await store.sessions.create(
         title="Find flights", tab_id="tab-1", url="https://WWW.Example.com:8443/a?q=1", metadata={"k": [1]}
     )
-    assert len(created.id) == 36 and created.domain == "www.example.com"
+    assert len(created.id) == 36 and created.domain == "example.com"
     assert (created.status, created.is_renamed, created.metadata) == ("active", False, {"k": [1]})
     assert created.created_at.tzinfo is not None
     assert await store.sessions.get(created.id) == created
@@ -195,6 +195,28 @@ async def test_sessions_list_the_most_recently_active_first(store: Store) -> Non
     assert [s.id for s in await store.sessions.list(status="active")] == [older.id, newer.id]
     assert [s.id for s in await store.sessions.list(limit=2, offset=1)] == [archived.id, newer.id]
     assert [s.id for s in await store.sessions.list(status="archived")] == [archived.id]
+
+
+async def test_sessions_are_found_by_root_domain_tab_and_recency(store: Store) -> None:
+    assert await store.sessions.latest() is None and await store.sessions.count() == 0
+    mail = await store.sessions.create(tab_id="tab-1", url="https://mail.google.com/u/0")
+    uk = await store.sessions.create(tab_id="tab-2", url="https://a.b.example.co.uk/x")
+    assert (mail.domain, uk.domain) == ("google.com", "example.co.uk")
+    assert await store.sessions.latest() == uk
+    assert await store.sessions.latest(domain="google.com") == mail
+    assert await store.sessions.latest(domain="https://www.google.com/search") == mail
+    assert await store.sessions.latest(domain="example.org") is None
+    assert await store.sessions.latest(domain="about:blank") is None
+    assert await store.sessions.of_tab("tab-1") == mail and await store.sessions.of_tab("tab-9") is None
+    archived = await store.sessions.create(tab_id="tab-1", status="archived")
+    assert await store.sessions.of_tab("tab-1") == mail
+    assert (await store.sessions.count(), await store.sessions.count(status="archived")) == (3, 1)
+    assert await store.sessions.latest() == archived
+
+    moved = await store.sessions.update(mail.id, SessionChanges(url="https://github.com/x"))
+    assert moved.domain == "github.com"
+    named = await store.sessions.update(mail.id, SessionChanges(url="http://localhost:8080/", domain="mine"))
+    assert (named.url, named.domain) == ("http://localhost:8080/", "mine")
 
 
 # Messages

@@ -9,6 +9,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
 from pagelens.errors import ErrorCode, PagelensError
 
@@ -17,6 +19,7 @@ logger = logging.getLogger("pagelens.server")
 # A code's HTTP status; every other PagelensError is the caller's (400).
 STATUS: dict[str, int] = {
     ErrorCode.UNAUTHORIZED: 401,
+    ErrorCode.UNKNOWN_ROUTE: 404,
     ErrorCode.RECORD_NOT_FOUND: 404,
     ErrorCode.TASK_NOT_FOUND: 404,
     ErrorCode.PAYLOAD_TOO_LARGE: 413,
@@ -29,6 +32,27 @@ STATUS: dict[str, int] = {
     ErrorCode.MODEL_BAD_REQUEST: 502,
     ErrorCode.MODEL_ERROR: 502,
     ErrorCode.INTERNAL_ERROR: 500,
+}
+
+
+class FieldProblem(BaseModel):
+    field: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The shape, for the OpenAPI schema."""
+
+    success: bool = False
+    error: str
+    message: str
+    fields: list[FieldProblem] | None = None
+
+
+# A router's `responses=`: the failures every authenticated route can answer.
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": description}
+    for status, description in ((400, "invalid_request, or another error of the caller"), (401, "unauthorized"))
 }
 
 
@@ -54,12 +78,26 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, PagelensError)
         return error_response(exc.code, exc.message, **getattr(exc, "details", {}))
 
+    async def refused(request: Request, exc: Exception) -> JSONResponse:
+        # What the framework itself refuses: no such route (404), not that method (405),
+        # a body that is not JSON (400). Its headers (Allow) are kept.
+        assert isinstance(exc, HTTPException)
+        if exc.status_code in (404, 405):
+            code, message = ErrorCode.UNKNOWN_ROUTE, f"{request.method} {request.url.path}: {exc.detail}"
+        else:
+            code = ErrorCode.INTERNAL_ERROR if exc.status_code >= 500 else ErrorCode.INVALID_REQUEST
+            message = str(exc.detail)
+        response = error_response(code, message, status=exc.status_code)
+        response.headers.update(exc.headers or {})
+        return response
+
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         logger.exception("%s %s failed", request.method, request.url.path)
         return error_response(ErrorCode.INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
 
     app.add_exception_handler(RequestValidationError, invalid_body)
     app.add_exception_handler(PagelensError, typed)
+    app.add_exception_handler(HTTPException, refused)
     app.add_exception_handler(Exception, unexpected)
 
 

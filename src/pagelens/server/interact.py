@@ -1,6 +1,6 @@
 """`POST /api/agent/interact`: the step API for a client that carries out the actions
 itself (the browser extension). Each call brings the page after the last action and gets
-the next one, with the plan and the task's status (004 §1, §3-§6; docs/server-agent.md)."""
+the next one, with the plan and the task's status (docs/server-agent.md)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from fastapi import APIRouter
 
 from pagelens.agent.step import Decision, PageState, Stepper
 from pagelens.errors import PagelensError
+from pagelens.server.conversation import add_message, publish, session_for
 from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
 from pagelens.server.models import chat_model
 from pagelens.server.page import fingerprint, needs_context, page_view
-from pagelens.server.state import Daemon, DaemonState
+from pagelens.server.state import DaemonState
 from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, read_task
 from pagelens.server.verify import judge
-from pagelens.store import MessageRecord, RecordNotFoundError, Role, RunChanges, SessionRecord
+from pagelens.store import RunChanges
 
 router = APIRouter(tags=["agent"])
 
@@ -47,14 +48,17 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
     shown = fingerprint(body)
     new = run is None
     if run is None:
-        session = await _session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
+        session = await session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
         run = await state.store.runs.create(
             body.query, session_id=session.id, url=body.url, model=model.config.id, status="running", kind=KIND
         )
-        await _add_message(state, session.id, "user", body.query)
-    elif saved is not None:
-        page.result = _verify(saved, body, shown)
-    assert run.session_id is not None, "an interact task always has its session"
+        await add_message(state, session.id, "user", body.query)
+    else:
+        assert run.session_id is not None, "an interact task always has its session"
+        await session_for(state, session_id=run.session_id, url=body.url, task=run.task)  # follows the tab
+        if saved is not None:
+            page.result = _verify(saved, body, shown)
+    assert run.session_id is not None
     states = RunStates(state.store.runs, loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
     try:
         decision = await Stepper(model, states=states).decide(run.id, run.task, page)
@@ -63,7 +67,7 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
             await state.store.runs.update(run.id, RunChanges(status="failed", result=exc.message))
         raise
     await state.store.runs.update(run.id, _run_changes(decision))
-    await _add_message(
+    await add_message(
         state,
         run.session_id,
         "assistant",
@@ -72,8 +76,8 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
         action_payload=decision.actionDetails.model_dump(mode="json"),
         metadata={"taskId": run.id, "status": decision.status},
     )
-    event = {"type": "interact_response", "sessionId": run.session_id, "taskId": run.id, "status": decision.status}
-    await state.broker.publish(run.session_id, {**event, "action": decision.action})
+    event = {"type": "interact_response", "taskId": run.id, "status": decision.status, "action": decision.action}
+    await publish(state, run.session_id, event)
     return InteractResponse(
         data=InteractData(
             **decision.model_dump(),
@@ -104,34 +108,3 @@ def _run_changes(decision: Decision) -> RunChanges:
         return RunChanges(plan=plan)
     args = decision.actionDetails.args
     return RunChanges(plan=plan, status=decision.status, result=str(args.get("result") or args.get("reason") or ""))
-
-
-# ---- Stand-ins for server/conversation.py (sessions and messages, written alongside):
-# same signatures; replace them with its imports at the merge.
-
-
-async def _session_for(
-    daemon: Daemon, *, session_id: str | None = None, tab_id: str | None = None, url: str, task: str
-) -> SessionRecord:
-    if session_id is None:
-        return await daemon.store.sessions.create(title=task, tab_id=tab_id, url=url)
-    session = await daemon.store.sessions.get(session_id)
-    if session is None:
-        raise RecordNotFoundError(f"no session has the id {session_id!r}")
-    return session
-
-
-async def _add_message(daemon: Daemon, session_id: str, role: Role, content: str, **fields: Any) -> MessageRecord:
-    message = await daemon.store.messages.append(session_id, role, content, **fields)
-    payload = {
-        "messageId": message.id,
-        "role": message.role,
-        "content": message.content,
-        "sequenceNumber": message.sequence_number,
-        "timestamp": message.created_at.isoformat(),
-        "status": message.status,
-        "actionString": message.action_string,
-        "actionPayload": message.action_payload,
-    }
-    await daemon.broker.publish(session_id, {"type": "new_message", "sessionId": session_id, "message": payload})
-    return message

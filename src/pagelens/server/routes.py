@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pagelens.server import chat, interact, runs
+from pagelens.server import chat, interact, runs, sessions
 
-ROUTERS: list[APIRouter] = [interact.router, chat.router, runs.router]
+ROUTERS: list[APIRouter] = [sessions.router, interact.router, chat.router, runs.router]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 from pagelens.server.config import ServerConfig
 from pagelens.server.push import Broker
@@ -21,9 +22,9 @@ class Daemon:
     extras: dict[str, Any] = field(default_factory=dict)  # what route modules keep (models, the browser)
 
 
-def daemon(request: Request) -> Daemon:
-    """What a route gets through `DaemonState`."""
-    state: Daemon = request.app.state.daemon
+def daemon(connection: HTTPConnection) -> Daemon:
+    """What a route (a WebSocket's too) gets through `DaemonState`."""
+    state: Daemon = connection.app.state.daemon
     return state
 
 

@@ -49,7 +49,8 @@ class SessionChanges(BaseModel):
     tab_id: str | None = None
     title: str | None = None
     is_renamed: bool | None = None
-    url: str | None = None
+    url: str | None = None  # its root domain becomes the session's domain, unless `domain` is given too
+    domain: str | None = None
     metadata: dict[str, Any] | None = None
     status: str | None = None
 

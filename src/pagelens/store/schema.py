@@ -8,7 +8,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -70,6 +70,12 @@ class SessionRow(Timestamped, Base):
     """A conversation between a user and the agent, usually about one tab."""
 
     __tablename__ = "sessions"
+    # The newest session overall, of a root domain, of a tab (revision 0003).
+    __table_args__ = (
+        Index("ix_sessions_updated_at", "updated_at"),
+        Index("ix_sessions_domain_updated_at", "domain", "updated_at"),
+        Index("ix_sessions_tab_id_updated_at", "tab_id", "updated_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     tab_id: Mapped[str | None] = mapped_column(String(100))

@@ -1,14 +1,15 @@
-"""The `sessions` table: the agent's conversations, newest activity first."""
+"""The `sessions` table: the agent's conversations, newest activity first, each on the
+root domain of its URL (domains.py)."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pagelens.store.database import Database
+from pagelens.store.domains import root_domain
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import SessionChanges, SessionRecord
 from pagelens.store.schema import SessionRow
@@ -31,7 +32,7 @@ class SessionRepository:
             title=title,
             tab_id=tab_id,
             url=url,
-            domain=domain_of(url),
+            domain=root_domain(url),
             details=metadata or {},
             status=status,
             is_renamed=False,
@@ -48,12 +49,34 @@ class SessionRepository:
 
     async def list(self, *, status: str | None = None, limit: int = 50, offset: int = 0) -> list[SessionRecord]:
         """Sessions with the most recent activity first."""
-        query = select(SessionRow).order_by(SessionRow.updated_at.desc(), SessionRow.id)
+        query = _newest_first()
         if status is not None:
             query = query.where(SessionRow.status == status)
         async with self._database.transaction() as session:
             rows = await session.scalars(query.limit(limit).offset(offset))
             return [SessionRecord.model_validate(row) for row in rows]
+
+    async def count(self, *, status: str | None = None) -> int:
+        query = select(func.count()).select_from(SessionRow)
+        if status is not None:
+            query = query.where(SessionRow.status == status)
+        async with self._database.transaction() as session:
+            return int(await session.scalar(query) or 0)
+
+    async def latest(self, *, domain: str | None = None) -> SessionRecord | None:
+        """The session with the most recent activity, of all or of one root domain (a
+        host or URL given is taken to its root: `www.google.com` finds `google.com`'s)."""
+        query = _newest_first()
+        if domain is not None:
+            root = root_domain(domain)
+            if root is None:  # `about:blank` is on no domain; `== None` would match every such session
+                return None
+            query = query.where(SessionRow.domain == root)
+        return await self._first(query)
+
+    async def of_tab(self, tab_id: str) -> SessionRecord | None:
+        """The tab's chat (tabId → sessionId): its active session with the most recent activity."""
+        return await self._first(_newest_first().where(SessionRow.tab_id == tab_id, SessionRow.status == "active"))
 
     async def update(self, session_id: str, changes: SessionChanges) -> SessionRecord:
         async with self._database.transaction() as session:
@@ -61,12 +84,22 @@ class SessionRepository:
             values = changes.model_dump(exclude_unset=True)
             if "metadata" in values:
                 row.details = values.pop("metadata")
-            if "url" in values:
-                row.domain = domain_of(values["url"])
+            if "url" in values and "domain" not in values:
+                row.domain = root_domain(values["url"])
             for column, value in values.items():
                 setattr(row, column, value)
             await session.flush()
             return SessionRecord.model_validate(row)
+
+    async def _first(self, query: Select[SessionRow]) -> SessionRecord | None:
+        async with self._database.transaction() as session:
+            row = await session.scalar(query.limit(1))
+            return SessionRecord.model_validate(row) if row is not None else None
+
+
+def _newest_first() -> Select[SessionRow]:
+    # The id breaks ties between sessions touched in the same instant, so pages never overlap.
+    return select(SessionRow).order_by(SessionRow.updated_at.desc(), SessionRow.id)
 
 
 async def existing_session(session: AsyncSession, session_id: str, *, for_update: bool = False) -> SessionRow:
@@ -74,8 +107,3 @@ async def existing_session(session: AsyncSession, session_id: str, *, for_update
     if row is None:
         raise RecordNotFoundError(f"no session has the id {session_id!r}")
     return row
-
-
-def domain_of(url: str | None) -> str | None:
-    """The host a session's URL is on, lower case and without its port."""
-    return urlsplit(url).hostname if url else None
