@@ -30,12 +30,17 @@ def environment(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def serve(tmp_path: Path, *args: str) -> contextlib.AbstractAsyncContextManager[tuple[asyncio.subprocess.Process, str]]:
+    return serve_process(environment(tmp_path), *args)
+
+
 @contextlib.asynccontextmanager
-async def serve(tmp_path: Path, *args: str) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+async def serve_process(env: dict[str, str], *args: str) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    """`pagelens serve` on a free port, once /healthz answers: the process and its base URL."""
     port = free_port()
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(port), *args,
-        env=environment(tmp_path), stderr=asyncio.subprocess.PIPE,
+        env=env, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
