@@ -142,7 +142,8 @@ async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome
             outcome.retried += 1
             await asyncio.sleep(0.2)
             continue
-        response.raise_for_status()
+        if response.status_code >= 400:
+            raise SystemExit(f"the daemon refused a call: {response.status_code} {response.text}")
         outcome.latencies_ms.append((time.perf_counter() - began) * 1000)
         if len(outcome.latencies_ms) >= outcome.half:
             outcome.halfway.set()

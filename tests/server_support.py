@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from fastapi import FastAPI
 
 from pagelens.server.app import create_app
 from pagelens.server.config import ServerConfig
+from pagelens.server.serve import listening_socket
 from pagelens.server.state import Daemon
 
 TOKEN = "test-daemon-token"
@@ -54,9 +54,7 @@ async def running_daemon(config: ServerConfig, token: str) -> AsyncIterator[Runn
     """The daemon, started (its store open and migrated) when this enters, shut down as
     uvicorn does on SIGTERM when it leaves."""
     app = create_app(config, token)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket("127.0.0.1", 0)  # the socket `pagelens serve` listens on
     port = sock.getsockname()[1]
     server = _Uvicorn(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5))
     task = asyncio.create_task(server.serve(sockets=[sock]))

@@ -110,6 +110,9 @@ class ScriptedServer:
         app = Starlette(routes=[Route(self.path, self._handle, methods=["POST"])])
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Each streamed event is a small write: without this, Nagle holds the second one
+        # until the client's delayed ACK, 40 ms, on every reply.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind(("127.0.0.1", 0))
         self._port = sock.getsockname()[1]
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")

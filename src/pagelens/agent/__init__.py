@@ -1,7 +1,7 @@
 """The agent: models, the loop with a plan, and the automation tools (docs/agent.md).
 
-    report = await pagelens.Agent(model="auto").run("Find the docs' install command", url=...)
-    report.status, report.result, report.plan
+report = await pagelens.Agent(model="auto").run("Find the docs' install command", url=...)
+report.status, report.result, report.plan
 """
 
 from pagelens.agent.events import (

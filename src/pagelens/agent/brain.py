@@ -4,12 +4,13 @@ both think with it; only who carries out the tool calls differs."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
 
-from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, Entry, History
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, Entry, History, message_tokens
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import Completion, Done, Message, TextDelta, ToolCall, ToolDefinition, Usage
 from pagelens.agent.plan import Plan
@@ -32,6 +33,14 @@ _STUB_KEYS = (
     "reason",
 )
 _STUB_TEXT = 160
+
+
+_SYSTEM = Message(role="system", content=SYSTEM_PROMPT)
+
+
+@functools.cache
+def _system_tokens() -> int:
+    return message_tokens(_SYSTEM)
 
 
 class SavedEntry(BaseModel):
@@ -64,18 +73,22 @@ class Brain:
         *,
         request_budget: int = DEFAULT_REQUEST_BUDGET,
         max_output_tokens: int | None = None,
+        state: BrainState | None = None,
     ) -> None:
+        """A brain for `task` from its start, or carrying on from `state`."""
         self.model = model
         self.task = task
         self.tools = list(tools)
         self.max_output_tokens = max_output_tokens
-        self.plan = Plan()
-        self.usage = Usage()
-        self.fence_tag = new_fence_tag()
         self.history = History(self.tools, request_budget)
-        self.history.add(Message(role="system", content=SYSTEM_PROMPT))
-        self.history.add(Message(role="user", content=task_message(task, url)))
-        self._calls = 0
+        if state is None:
+            self.plan, self.usage, self.fence_tag, self._calls = Plan(), Usage(), new_fence_tag(), 0
+            self.history.add(_SYSTEM, tokens=_system_tokens())
+            self.history.add(Message(role="user", content=task_message(task, url)))
+        else:
+            self.plan, self.usage, self.fence_tag, self._calls = state.plan, state.usage, state.fence_tag, state.calls
+            self.history.entries = [Entry(e.message, e.tokens, e.stub, e.cut) for e in state.entries]
+            self.history.dropped_steps, self.history.task_text = state.dropped_steps, state.task_text
 
     def state(self) -> BrainState:
         """Everything the brain knows, to carry on later (maybe in another process)."""
@@ -102,11 +115,15 @@ class Brain:
         request_budget: int = DEFAULT_REQUEST_BUDGET,
         max_output_tokens: int | None = None,
     ) -> Brain:
-        brain = cls(model, state.task, None, tools, request_budget=request_budget, max_output_tokens=max_output_tokens)
-        brain.fence_tag, brain.plan, brain.usage, brain._calls = state.fence_tag, state.plan, state.usage, state.calls
-        brain.history.entries = [Entry(e.message, e.tokens, e.stub, e.cut) for e in state.entries]
-        brain.history.dropped_steps, brain.history.task_text = state.dropped_steps, state.task_text
-        return brain
+        return cls(
+            model,
+            state.task,
+            None,
+            tools,
+            request_budget=request_budget,
+            max_output_tokens=max_output_tokens,
+            state=state,
+        )
 
     async def think(self, on_text: Callable[[str], None] | None = None) -> Completion:
         """Ask the model for its next move; the answer joins the history."""

@@ -7,6 +7,7 @@ system prompt, the task and the latest results always stay whole."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,6 +31,12 @@ class Entry:
     on_cut: Callable[[], None] | None = None  # what forgets that the full result was seen
 
 
+@functools.lru_cache(maxsize=64)
+def _json_tokens(text: str) -> int:
+    """The tokens of a tool list: the same few lists come back on every request."""
+    return count_tokens(text)
+
+
 def message_tokens(message: Message) -> int:
     calls = sum(count_tokens(call.name) + count_tokens(to_json(call.arguments)) for call in message.tool_calls)
     return _PER_MESSAGE + count_tokens(message.content) + calls
@@ -38,14 +45,23 @@ def message_tokens(message: Message) -> int:
 class History:
     def __init__(self, tools: list[ToolDefinition], budget: int = DEFAULT_REQUEST_BUDGET) -> None:
         self.budget = budget
-        self.tools_tokens = count_tokens(to_json([tool.model_dump() for tool in tools]))
+        self.tools_tokens = _json_tokens(to_json([tool.model_dump() for tool in tools]))
         self.entries: list[Entry] = []
         self.kept = 2  # the system prompt and the task: never cut
         self.dropped_steps = 0
         self.task_text: str | None = None  # the task as the user gave it, before any note
 
-    def add(self, message: Message, *, stub: str | None = None, on_cut: Callable[[], None] | None = None) -> None:
-        self.entries.append(Entry(message, message_tokens(message), stub, on_cut=on_cut))
+    def add(
+        self,
+        message: Message,
+        *,
+        stub: str | None = None,
+        on_cut: Callable[[], None] | None = None,
+        tokens: int | None = None,
+    ) -> None:
+        """`message` joins the history (`tokens`: its count, when the caller knows it)."""
+        count = tokens if tokens is not None else message_tokens(message)
+        self.entries.append(Entry(message, count, stub, on_cut=on_cut))
 
     def tokens(self) -> int:
         return self.tools_tokens + sum(entry.tokens for entry in self.entries)

@@ -5,6 +5,7 @@ results are the same whichever way an agent reaches pagelens (docs/agent.md)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -88,7 +89,7 @@ class ToolContext:
 Run = Callable[[ToolContext, Any], Awaitable[ToolOutput]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per tool: hashed by identity
 class AgentTool:
     name: str
     description: str
@@ -98,12 +99,18 @@ class AgentTool:
     schema: dict[str, Any] | None = None  # when not the params model's own
 
     def definition(self) -> ToolDefinition:
-        return ToolDefinition(
-            name=self.name, description=self.description, parameters=self.schema or input_schema(self.params)
-        )
+        return _definition(self)
 
     def parse(self, arguments: dict[str, Any]) -> Any:
         return parse_arguments(self.params, arguments)
+
+
+@functools.cache
+def _definition(tool: AgentTool) -> ToolDefinition:
+    # A schema takes milliseconds to generate and never changes: once per process.
+    return ToolDefinition(
+        name=tool.name, description=tool.description, parameters=tool.schema or input_schema(tool.params)
+    )
 
 
 # ---- the tools

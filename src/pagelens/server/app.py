@@ -3,6 +3,7 @@ error shape, and the routes of each module (sessions, interact, chat, runs)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,13 +15,15 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import pagelens
-from pagelens.errors import ErrorCode
+from pagelens.errors import ErrorCode, PagelensError
 from pagelens.server import errors, routes, runs
 from pagelens.server.auth import bearer_matches
 from pagelens.server.config import ServerConfig
+from pagelens.server.models import chat_model
 from pagelens.server.push import open_broker
 from pagelens.server.state import Daemon
 from pagelens.store import Store
+from pagelens.tokens import count_tokens
 
 OPEN_PATHS = frozenset({"/healthz"})
 
@@ -72,6 +75,11 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
             await store.close()
             raise
         app.state.daemon = Daemon(config=config, token=token, store=store, broker=broker)
+        # The token tables and the model's SDK take a second to load: before the first
+        # request, not during it. A daemon with no model configured serves all the rest.
+        await asyncio.to_thread(count_tokens, "")
+        with contextlib.suppress(PagelensError):
+            chat_model(app.state.daemon, None)
         try:
             yield
         finally:

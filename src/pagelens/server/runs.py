@@ -18,10 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from pagelens.actions import Session
 from pagelens.actions.session import SessionOptions
 from pagelens.agent import Agent, AgentEvent, Limits, PlanUpdated, RunFinished, Skills, ToolFinished, ToolStarted
-from pagelens.agent.llm import ChatModel, open_model, resolve_model
 from pagelens.agent.toolset import NAVIGATION_TIMEOUT_S
 from pagelens.errors import ErrorCode, PagelensError
 from pagelens.server.conversation import add_message, publish, session_for
+from pagelens.server.models import chat_model
 from pagelens.server.state import Daemon, DaemonState
 from pagelens.store import RunChanges, RunRecord
 
@@ -75,7 +75,7 @@ class RunView(BaseModel):
 @router.post("/api/runs", status_code=202)
 async def start_run(request: RunRequest, state: DaemonState) -> RunView:
     """Start a run; it goes on after the answer. Watch it on its session's WebSocket."""
-    model = _model(state, request.model)  # a bad model id fails here, before anything starts
+    model = chat_model(state, request.model)  # a bad model id fails here, before anything starts
     session = await session_for(state, tab_id=request.tabId, url=request.url or "", task=request.task)
     run = await state.store.runs.create(
         request.task, session_id=session.id, url=request.url, model=model.config.id, status="RUNNING"
@@ -164,16 +164,6 @@ async def _report(state: Daemon, run: RunRecord, event: AgentEvent) -> None:
         report = event.report
         text = report.result if report.status == "COMPLETED" else f"{report.status}: {report.reason}"
         await add_message(state, run.session_id, "assistant", text or report.status, status=report.status.lower())
-
-
-def _model(state: Daemon, model_id: str | None) -> ChatModel:
-    """The model `model_id` names (default: the daemon's), opened once per daemon."""
-    models: dict[str, ChatModel] = state.extras.setdefault("run_models", {})
-    wanted = model_id or state.config.model
-    if wanted not in models:
-        models[wanted] = open_model(resolve_model(wanted))
-        state.extras.setdefault("on_close", []).append(models[wanted].aclose)
-    return models[wanted]
 
 
 def _running(state: Daemon) -> dict[str, tuple[asyncio.Future[None], Agent]]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections.abc import Callable
 
 import uvicorn
 
 from pagelens.browser.network import LOOPBACK_HOSTS
-from pagelens.errors import InvalidRequestError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 from pagelens.server.app import create_app
 from pagelens.server.auth import load_or_create_token, token_path
 from pagelens.server.config import ServerConfig
@@ -42,9 +43,25 @@ def resolve_token(config: ServerConfig, say: Callable[[str], None]) -> str:
     return token
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The daemon's socket. Answers are small writes (headers, then a body; SSE events):
+    with Nagle's algorithm on, the second waits for the client's delayed ACK, 40 ms a call."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise PagelensError(f"cannot listen on {host}:{port}: {exc.strerror}", code=ErrorCode.LISTEN_FAILED) from exc
+    return sock
+
+
 async def serve(config: ServerConfig, say: Callable[[str], None]) -> None:
     token = resolve_token(config, say)
     app = create_app(config, token)
-    server = uvicorn.Server(uvicorn.Config(app, host=config.host, port=config.port, log_level="warning", lifespan="on"))
-    say(f"pagelens daemon on http://{config.host}:{config.port} (Authorization: Bearer <token>)")
-    await server.serve()
+    sock = listening_socket(config.host, config.port)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    say(f"pagelens daemon on http://{config.host}:{sock.getsockname()[1]} (Authorization: Bearer <token>)")
+    await server.serve(sockets=[sock])

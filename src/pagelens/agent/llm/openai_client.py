@@ -95,22 +95,27 @@ class OpenAIChatModel:
         await self._client.close()
 
     def _params(self, messages: Sequence[Message], tools: Sequence[ToolDefinition], limit: int) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "model": self.config.model,
-            "messages": [wire_message(m) for m in messages],
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        # OpenAI's reasoning models refuse `max_tokens`; the compatible servers know only it.
-        params["max_completion_tokens" if self.config.provider == "openai" else "max_tokens"] = limit
+        body: dict[str, Any] = {"messages": [wire_message(m) for m in messages]}
         if tools:
-            params["tools"] = [
+            body["tools"] = [
                 {
                     "type": "function",
                     "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
                 }
                 for t in tools
             ]
+        params: dict[str, Any] = {
+            "model": self.config.model,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            # The SDK walks `messages` and `tools` against its TypedDicts before sending them,
+            # about 20 ms a request with the agent's tool schemas; ours are plain JSON
+            # already, so they travel as they are, in the body the SDK merges last.
+            "messages": [],
+            "extra_body": body,
+        }
+        # OpenAI's reasoning models refuse `max_tokens`; the compatible servers know only it.
+        params["max_completion_tokens" if self.config.provider == "openai" else "max_tokens"] = limit
         return params
 
     def _error(self, exc: openai.APIError) -> ModelError:
