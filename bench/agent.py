@@ -30,7 +30,6 @@ import pagelens
 from pagelens.actions import Session
 from pagelens.agent import Agent, Limits, Skills
 from pagelens.agent.history import DEFAULT_REQUEST_BUDGET
-from pagelens.agent.llm import ModelConfig, open_model
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.tokens import count_tokens
 
@@ -39,6 +38,7 @@ sys.path.insert(0, str(ROOT))  # the scripted servers live with the tests
 
 from bench.corpus import PAGES_DIR, corpus_pages  # noqa: E402
 from tests.agent_script import SHOP_TASK, call, plan, shop_script  # noqa: E402
+from tests.agent_support import scripted_model  # noqa: E402
 from tests.llm_servers import OpenAIChatServer  # noqa: E402
 
 OBSERVATION_BUDGET = 1_500  # median tokens of a tool result
@@ -102,10 +102,7 @@ def tour_urls(base: str, count: int) -> list[str]:
 
 async def measure(name: str, task: str, url: str, script: list[Any], session: Session, skills: Skills) -> Measured:
     async with OpenAIChatServer(script) as server:
-        config = ModelConfig(
-            provider="openai", model="scripted", api_key="test-key", base_url=server.base_url, wire="openai"
-        )
-        model = open_model(config)
+        model = scripted_model(server.base_url)
         try:
             agent = Agent(model=model, session=session, skills=skills, limits=Limits(max_steps=len(script) + 5))
             report = await agent.run(task, url=url)

@@ -5,51 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-import pagelens
 from pagelens.actions import Session
 from pagelens.agent import Agent, Limits, RunReport, Skills
-from pagelens.agent.llm import ModelConfig, open_model
 from pagelens.agent.loop import MAX_TEXT_ONLY_REPLIES
-from pagelens.browser.network import LOOPBACK_HOSTS
 from tests.agent_script import SHOP_TASK, call, last_result, plan, shop_script, tool_results
+from tests.agent_support import scripted_model
 from tests.llm_servers import Call, Fail, Hang, OpenAIChatServer, Reply
 
-SHOP = Path(__file__).parent / "fixtures" / "agent"
-
-
-@pytest.fixture(scope="module")
-def shop() -> Iterator[str]:
-    with pagelens.serve_directory(SHOP) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-async def session() -> AsyncIterator[Session]:
-    async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session:
-        yield session
-
-
-@pytest.fixture
-async def skills(tmp_path: Path) -> AsyncIterator[Skills]:
-    async with Skills.open(f"sqlite:///{tmp_path / 'agent.db'}") as skills:
-        yield skills
-
-
-def model_for(server: OpenAIChatServer, **overrides: Any) -> Any:
-    config = ModelConfig(
-        provider="openai", model="scripted", api_key="test-key", base_url=server.base_url, wire="openai", **overrides
-    )
-    return open_model(config)
+pytest_plugins = ["agent_support"]
 
 
 async def run(server: OpenAIChatServer, session: Session, skills: Skills, task: str, url: str, **kw: Any) -> RunReport:
-    agent = Agent(model=model_for(server), session=session, skills=skills, **kw)
+    agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills, **kw)
     return await agent.run(task, url=url)
 
 
@@ -130,7 +99,7 @@ async def test_a_run_streams_its_events(shop: str, session: Session, skills: Ski
         Reply(text="I have seen it.", tool_calls=[Call("finish", {"result": "seen"})]),
     ]
     async with OpenAIChatServer(script) as server:
-        agent = Agent(model=model_for(server), session=session, skills=skills)
+        agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills)
         events = [event async for event in agent.stream("Look at the shop", url=shop + "index.html")]
     kinds = [event.type for event in events]
     assert kinds[0] == "run_started" and kinds[-1] == "run_finished"
@@ -190,7 +159,7 @@ async def test_stop_ends_the_run_as_stopped(shop: str, session: Session, skills:
         return Hang(30)
 
     async with OpenAIChatServer([plan(("Wait", "in_progress")), hang]) as server:
-        agent = Agent(model=model_for(server), session=session, skills=skills)
+        agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills)
         running = asyncio.ensure_future(agent.run("Wait forever", url=shop + "index.html"))
         await asyncio.wait_for(hanging.wait(), 30)
         agent.stop()
@@ -217,7 +186,7 @@ async def test_a_navigation_by_the_user_is_reported_to_the_model(shop: str, sess
         return call("finish", result=moved["title"])
 
     async with OpenAIChatServer([user_moves_the_tab, read]) as server:
-        agent = Agent(model=model_for(server), session=session, skills=skills)
+        agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills)
         events = [event async for event in agent.stream("Read what I open", url=shop + "index.html")]
     report = events[-1].report
     assert report.status == "COMPLETED" and report.result == "Red Teapot"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagelens.agent.llm import ModelConfig, open_model
 from pagelens.agent.step import MemoryStates, PageState, Stepper
 from tests.agent_script import call, last_result, plan, tool_results
+from tests.agent_support import scripted_model
 from tests.llm_servers import OpenAIChatServer, Reply
 
 SEMANTIC = {"interactive_tree": [{"i": "13", "r": "srch", "n": "Search", "selector": "textarea[name='q']"}]}
@@ -25,8 +25,7 @@ async def test_each_call_returns_the_next_action_until_finish() -> None:
         after_typing,
     ]
     async with OpenAIChatServer(script) as server:
-        config = ModelConfig(provider="openai", model="m", api_key="test-key", base_url=server.base_url, wire="openai")
-        model = open_model(config)
+        model = scripted_model(server.base_url)
         states = MemoryStates()  # what two daemons share: the task goes on through the second
         first = await Stepper(model, states=states).decide(
             "task-1", "Search for SpaceX", PageState(url="https://example.com/", title="Example", view=SEMANTIC)

@@ -4,43 +4,22 @@ run through `run_tool` on real pages in Chromium."""
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import pagelens
 from pagelens.actions import Session
 from pagelens.actions import tools as action_tools
 from pagelens.agent import Plan, Skills
-from pagelens.agent.llm import ModelConfig, open_model
 from pagelens.agent.toolset import TOOLS, ToolContext, run_tool
-from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.mcp.tools import TOOLS as MCP_TOOLS
+from tests.agent_support import scripted_model
 from tests.llm_servers import OpenAIChatServer, Reply
 
-SHOP = Path(__file__).parent / "fixtures" / "agent"
 NAMES = ["plan", "navigate", "interact", "analyze", "repl", "ask_user_which_element", "skill", "debugger",
          "summarize", "finish", "fail"]  # fmt: skip
 
-
-@pytest.fixture(scope="module")
-def shop() -> Iterator[str]:
-    with pagelens.serve_directory(SHOP) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-async def session() -> AsyncIterator[Session]:
-    async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session:
-        yield session
-
-
-@pytest.fixture
-async def skills(tmp_path: Path) -> AsyncIterator[Skills]:
-    async with Skills.open(f"sqlite:///{tmp_path / 'tools.db'}") as skills:
-        yield skills
+pytest_plugins = ["agent_support"]
 
 
 @pytest.fixture
@@ -136,12 +115,11 @@ async def test_summarize_extracts_without_a_model_and_summarizes_with_one(ctx: T
     assert refused["error"] == "summary_unavailable"
 
     async with OpenAIChatServer([Reply(text="A blue kettle for €39.")]) as server:
-        config = ModelConfig(provider="openai", model="m", api_key="test-key", base_url=server.base_url, wire="openai")
-        ctx.model = open_model(config)
+        ctx.model = scripted_model(server.base_url)
         summary = await use(ctx, "summarize", url=shop + "item.html?id=blue", length="short", language="de")
         await ctx.model.aclose()
     assert summary["ok"] and summary["output"] == "A blue kettle for €39."
-    assert summary["details"]["model"] == "openai/m"
+    assert summary["details"]["model"] == "openai/scripted"
     (body,) = server.bodies
     asked = body["messages"][1]["content"]
     assert "about 900 characters, in the language de" in asked and "Blue Kettle" in asked

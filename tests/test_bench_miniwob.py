@@ -5,8 +5,7 @@ whether the episode succeeded."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,28 +14,17 @@ import pagelens
 from bench.miniwob import Episode, miniwob_html, run_episode
 from pagelens.actions import Session
 from pagelens.agent import Limits, Skills
-from pagelens.agent.llm import ModelConfig, open_model
-from pagelens.browser.network import LOOPBACK_HOSTS
 from tests.agent_script import call, find_control, last_result
+from tests.agent_support import scripted_model
 from tests.llm_servers import OpenAIChatServer, Reply
+
+pytest_plugins = ["agent_support"]
 
 
 @pytest.fixture(scope="module")
 def miniwob() -> Iterator[str]:
     with pagelens.serve_directory(miniwob_html()) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-async def session() -> AsyncIterator[Session]:
-    async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session:
-        yield session
-
-
-@pytest.fixture
-async def skills(tmp_path: Path) -> AsyncIterator[Skills]:
-    async with Skills.open(f"sqlite:///{tmp_path / 'skills.db'}") as skills:
-        yield skills
 
 
 def instruction(body: dict[str, Any]) -> str:
@@ -57,8 +45,7 @@ def type_the_text(body: dict[str, Any]) -> Reply:
 
 async def episode(miniwob: str, task: str, script: list[Any], session: Session, skills: Skills) -> tuple[Episode, int]:
     async with OpenAIChatServer(script) as server:
-        config = ModelConfig(provider="openai", model="m", api_key="test-key", base_url=server.base_url, wire="openai")
-        model = open_model(config)
+        model = scripted_model(server.base_url)
         try:
             result = await run_episode(miniwob, task, 0, model, session, skills, Limits(max_steps=8, time_limit_s=60))
         finally:

@@ -1,4 +1,4 @@
-"""`POST /v1/agent` and `/v1/agent/history` (003): the side panel's chat. The client keeps
+"""`POST /v1/agent` and `/v1/agent/history` (docs/server-agent.md): the side panel's chat. The client keeps
 the conversation and runs the tools; the daemon only asks the model for the next
 assistant message, streamed as Server-Sent Events (or as JSON), and keeps each chat's
 history under the key of what it is about (docs/server-agent.md)."""

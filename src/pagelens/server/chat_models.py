@@ -1,4 +1,4 @@
-"""The bodies of `POST /v1/agent` and `/v1/agent/history` (003), and the conversation in
+"""The bodies of `POST /v1/agent` and `/v1/agent/history` (docs/server-agent.md), and the conversation in
 the shape the side panel keeps it: pi-ai's `Message[]`.
 
 Accepted messages (docs/server-agent.md):

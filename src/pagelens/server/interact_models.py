@@ -160,7 +160,7 @@ def check_limits(body: InteractBody) -> None:
 
 
 class InteractData(BaseModel):
-    """A decided step (004 §3.2)."""
+    """A decided step (docs/server-agent.md)."""
 
     thought: str
     action: str
@@ -174,7 +174,7 @@ class InteractData(BaseModel):
 
 
 class NeedsContext(BaseModel):
-    """The page as sent is not enough: retry the same call with these artifacts (004 §1)."""
+    """The page as sent is not enough: retry the same call with these artifacts."""
 
     status: Literal["needs_context"] = "needs_context"
     requestedDomMode: DomMode  # noqa: N815

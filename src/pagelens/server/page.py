@@ -1,5 +1,5 @@
 """The page as an interact call brings it: the view the model reads, its fingerprint for
-verification, and whether it is enough (the `needs_context` negotiation of 004 §1, §5)."""
+verification, and whether it is enough (the `needs_context` negotiation, docs/server-agent.md)."""
 
 from __future__ import annotations
 
