@@ -36,6 +36,7 @@ from pagelens.agent.history import DEFAULT_REQUEST_BUDGET
 from pagelens.agent.llm import ChatModel, ModelError, open_model, resolve_model
 from pagelens.agent.llm.messages import ToolCall
 from pagelens.agent.skills import Skills
+from pagelens.agent.tools import ElementPicker
 from pagelens.agent.toolset import NAVIGATION_TIMEOUT_S, TOOLS, ToolContext, ToolOutput, run_tool
 from pagelens.errors import ErrorCode, InvalidRequestError
 
@@ -76,6 +77,9 @@ class Agent:
     allowed_hosts: list[str] | None = None
     limits: Limits = field(default_factory=Limits)
     show_values: bool = False  # put typed text in events and reports
+    # How a headless run asks its user to point at an element (the daemon's web UI);
+    # None: ask_user_which_element needs a visible browser.
+    picker: ElementPicker | None = None
     tools: Sequence[str] = tuple(TOOLS)
     _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
 
@@ -146,7 +150,9 @@ class _Run:
             request_budget=self.limits.request_budget,
             max_output_tokens=self.limits.max_output_tokens,
         )
-        self.context = ToolContext(session, self.brain.plan, skills=skills, model=model, headed=not agent.headless)
+        self.context = ToolContext(
+            session, self.brain.plan, skills=skills, model=model, headed=not agent.headless, picker=agent.picker
+        )
         self.task, self.url = task, url
         self.steps: list[StepRecord] = []
         self.started = time.monotonic()

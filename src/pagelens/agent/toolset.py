@@ -24,6 +24,7 @@ from pagelens.agent.skills import SkillParams, Skills, skill
 from pagelens.agent.tools import (
     AskUserParams,
     DebuggerParams,
+    ElementPicker,
     ReplLimits,
     ReplParams,
     ask_user_which_element,
@@ -81,6 +82,7 @@ class ToolContext:
     model: ChatModel | None = None  # summarize's model; None: extract-only
     repl_limits: ReplLimits = field(default_factory=ReplLimits)
     headed: bool = False  # the user can see the browser (and so point at an element)
+    picker: ElementPicker | None = None  # else, how the user points at one (on a screenshot)
     # Hashes of the views the model can still read in its history, by what was asked:
     # asking again for the same view sends only {unchanged: true} when it still matches.
     view_hashes: dict[str, str] = field(default_factory=dict)
@@ -175,13 +177,15 @@ async def _repl(ctx: ToolContext, params: ReplParams) -> ToolOutput:
 
 
 async def _ask_user(ctx: ToolContext, params: AskUserParams) -> ToolOutput:
-    if not ctx.headed:
+    if ctx.headed:
+        picked = await ask_user_which_element(await ctx.session.page(), params)
+    elif ctx.picker is not None:
+        picked = await ctx.picker(await ctx.session.page(), params)
+    else:
         raise PagelensError(
             "nobody can point at an element in a headless browser: run with a visible browser (--headed)",
             code=ErrorCode.PICKER_UNAVAILABLE,
         )
-    page = await ctx.session.page()
-    picked = await ask_user_which_element(page, params)
     return ToolOutput({"success": True, **picked.model_dump(mode="json", by_alias=True)})
 
 

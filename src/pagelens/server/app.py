@@ -1,5 +1,5 @@
 """The daemon as an ASGI app: its state (store, push, token), authentication, CORS, the
-error shape, and the routes of each module (sessions, interact, chat, runs)."""
+error shape, the routes of each module (sessions, interact, chat, runs) and the web UI."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 import pagelens
 from pagelens.errors import ErrorCode, PagelensError
-from pagelens.server import errors, routes, runs
+from pagelens.server import errors, routes, runs, ui
 from pagelens.server.auth import bearer_matches
 from pagelens.server.config import ServerConfig
 from pagelens.server.models import chat_model
@@ -29,15 +29,15 @@ OPEN_PATHS = frozenset({"/healthz"})
 
 
 class BearerAuth:
-    """Every request but OPEN_PATHS carries `Authorization: Bearer <token>`. A WebSocket,
-    which a browser cannot give headers, may carry it as `?token=`."""
+    """Every request but OPEN_PATHS and the web UI's files carries `Authorization: Bearer
+    <token>`. A WebSocket, which a browser cannot give headers, may carry it as `?token=`."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
         self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
+        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS or _ui_file(scope):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "http" and scope["method"] == "OPTIONS":  # CORS preflight carries no credentials
@@ -104,6 +104,7 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
 
     for router in routes.ROUTERS:
         app.include_router(router)
+    ui.mount(app)
     app.openapi = lambda: _with_bearer(app)  # type: ignore[method-assign]
     app.add_middleware(BearerAuth, token=token)
     if config.cors_origins:
@@ -114,6 +115,11 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     return app
+
+
+def _ui_file(scope: Scope) -> bool:
+    """A GET of the web UI's files: the page that asks for the token cannot need it."""
+    return scope["type"] == "http" and scope["method"] in ("GET", "HEAD") and ui.is_ui_path(scope["path"])
 
 
 def _with_bearer(app: FastAPI) -> dict[str, Any]:

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pagelens.server import chat, interact, runs, sessions
+from pagelens.server import chat, interact, models, runs, screens, sessions
 
-ROUTERS: list[APIRouter] = [sessions.router, interact.router, chat.router, runs.router]
+ROUTERS: list[APIRouter] = [
+    sessions.router,
+    interact.router,
+    chat.router,
+    runs.router,
+    screens.router,
+    models.router,
+]

@@ -2,17 +2,19 @@
 
 `POST /api/runs {task, url, model}` starts it and answers at once; the run's progress goes
 to its session (messages, and `run_event`s on the session's WebSocket); `GET
-/api/runs/{id}` reads it; `POST /api/runs/{id}/stop` stops it (STOPPED), through whichever
-daemon the request reaches: the stop travels to the one running it over the push channel."""
+/api/runs/{id}` reads it, `GET /api/runs?sessionId=` lists a session's; `POST
+/api/runs/{id}/stop` stops it (STOPPED) and `POST /api/runs/{id}/pick` answers its
+question (questions.py), through whichever daemon the request reaches: both travel to the
+one running it over the push channel. After each step the run's tab is shot (screens.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from pagelens.actions import Session
@@ -20,8 +22,10 @@ from pagelens.actions.session import SessionOptions
 from pagelens.agent import Agent, AgentEvent, Limits, PlanUpdated, RunFinished, Skills, ToolFinished, ToolStarted
 from pagelens.agent.toolset import NAVIGATION_TIMEOUT_S
 from pagelens.errors import ErrorCode, PagelensError
+from pagelens.server import screens
 from pagelens.server.conversation import add_message, publish, session_for
 from pagelens.server.models import chat_model
+from pagelens.server.questions import PickRequest, Questions
 from pagelens.server.state import Daemon, DaemonState
 from pagelens.store import RunChanges, RunRecord
 
@@ -53,12 +57,17 @@ class RunView(BaseModel):
     status: str
     plan: Any = None
     result: str | None = None
+    question: dict[str, Any] | None = None  # what the run asks its user now (questions.py)
+    screen: dict[str, str] | None = None  # {url, title, hash} of its latest screenshot, kept here
     createdAt: str  # noqa: N815
     updatedAt: str  # noqa: N815
 
     @classmethod
-    def of(cls, run: RunRecord) -> RunView:
+    def of(cls, run: RunRecord, screen: screens.Screen | None = None) -> RunView:
+        state = run.state if isinstance(run.state, dict) else {}
         return cls(
+            question=state.get("question") if run.status == "RUNNING" else None,
+            screen={"url": screen.url, "title": screen.title, "hash": screen.hash} if screen else None,
             id=run.id,
             sessionId=run.session_id,
             task=run.task,
@@ -72,6 +81,10 @@ class RunView(BaseModel):
         )
 
 
+class RunPage(BaseModel):
+    runs: list[RunView]
+
+
 @router.post("/api/runs", status_code=202)
 async def start_run(request: RunRequest, state: DaemonState) -> RunView:
     """Start a run; it goes on after the answer. Watch it on its session's WebSocket."""
@@ -81,16 +94,34 @@ async def start_run(request: RunRequest, state: DaemonState) -> RunView:
         request.task, session_id=session.id, url=request.url, model=model.config.id, status="RUNNING"
     )
     await add_message(state, session.id, "user", request.task)
-    agent = Agent(model=model, skills=Skills(state.store), limits=Limits(max_steps=request.maxSteps))
-    worker = asyncio.ensure_future(_carry_out(state, run, agent))
+    questions = Questions(state, run.id, session.id)
+    agent = Agent(
+        model=model,
+        skills=Skills(state.store),
+        limits=Limits(max_steps=request.maxSteps),
+        headless=state.config.headless,
+        picker=questions.ask,
+    )
+    worker = asyncio.ensure_future(_carry_out(state, run, agent, questions))
     _running(state)[run.id] = (worker, agent)
     worker.add_done_callback(lambda _: _running(state).pop(run.id, None))
     return RunView.of(run)
 
 
+@router.get("/api/runs")
+async def list_runs(
+    state: DaemonState,
+    session_id: Annotated[str | None, Query(alias="sessionId", max_length=100)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> RunPage:
+    """Runs, the latest first; of one session with `sessionId` (its current run first)."""
+    runs = await state.store.runs.list(session_id=session_id, kind="run", limit=limit)
+    return RunPage(runs=[RunView.of(run, screens.latest(state, run.id)) for run in runs])
+
+
 @router.get("/api/runs/{run_id}")
 async def get_run(run_id: str, state: DaemonState) -> RunView:
-    return RunView.of(await _existing(state, run_id))
+    return RunView.of(await _existing(state, run_id), screens.latest(state, run_id))
 
 
 @router.post("/api/runs/{run_id}/stop")
@@ -102,7 +133,22 @@ async def stop_run(run_id: str, state: DaemonState) -> RunView:
     return RunView.of(run)
 
 
-async def _carry_out(state: Daemon, run: RunRecord, agent: Agent) -> None:
+@router.post("/api/runs/{run_id}/pick", status_code=202)
+async def pick(run_id: str, request: PickRequest, state: DaemonState) -> RunView:
+    """Answer the run's question with the point the person clicked on its screenshot (or
+    their cancel); the agent gets the element there."""
+    run = await _existing(state, run_id)
+    question = run.state.get("question") if run.status == "RUNNING" and isinstance(run.state, dict) else None
+    if not question or question.get("id") != request.questionId:
+        raise PagelensError(
+            f"the run {run_id!r} is not waiting for an answer to {request.questionId!r}",
+            code=ErrorCode.RECORD_NOT_FOUND,
+        )
+    await state.broker.publish(_CONTROL + run_id, {"type": "pick", **request.model_dump(mode="json")})
+    return RunView.of(run)
+
+
+async def _carry_out(state: Daemon, run: RunRecord, agent: Agent, questions: Questions) -> None:
     """The run itself, on a browser of its own; whatever happens, the run ends with a status."""
     assert run.session_id is not None
     config = state.config
@@ -118,9 +164,12 @@ async def _carry_out(state: Daemon, run: RunRecord, agent: Agent) -> None:
             state.broker.subscribe(_CONTROL + run.id) as control,
         ):
             agent.session = session
-            watcher = asyncio.ensure_future(_stop_on_request(control, agent))
+            watcher = asyncio.ensure_future(_follow(control, agent, questions))
             try:
-                report = await agent.run(run.task, url=run.url, on_event=lambda e: _report(state, run, e))
+                thoughts: dict[int, str] = {}
+                report = await agent.run(
+                    run.task, url=run.url, on_event=lambda e: _report(state, run, session, thoughts, e)
+                )
             finally:
                 watcher.cancel()
         changes = RunChanges(status=report.status, result=report.result or report.reason, plan=report.plan.model_dump())
@@ -133,17 +182,23 @@ async def _carry_out(state: Daemon, run: RunRecord, agent: Agent) -> None:
     await publish(state, run.session_id, {"type": "run_finished", "runId": run.id, "status": changes.status})
 
 
-async def _stop_on_request(control: Any, agent: Agent) -> None:
+async def _follow(control: Any, agent: Agent, questions: Questions) -> None:
+    """What comes for the run over its control channel: a stop, an answer to its question."""
     async for event in control:
         if event.get("type") == "stop":
             agent.stop()
             return
+        if event.get("type") == "pick":
+            questions.answer(event)
 
 
-async def _report(state: Daemon, run: RunRecord, event: AgentEvent) -> None:
-    """Each step becomes a message of the session; the plan and the steps are pushed."""
+async def _report(state: Daemon, run: RunRecord, session: Session, thoughts: dict[int, str], event: AgentEvent) -> None:
+    """Each step becomes a message of the session (the model's thought before it in
+    `metadata.thought`) and a screenshot of its tab; the plan and the steps are pushed."""
     assert run.session_id is not None
     if isinstance(event, ToolStarted | PlanUpdated):
+        if isinstance(event, ToolStarted) and event.thought:
+            thoughts[event.index] = event.thought
         payload = event.model_dump(mode="json")
         await publish(state, run.session_id, {"type": "run_event", "runId": run.id, "event": payload})
         if isinstance(event, PlanUpdated):
@@ -159,7 +214,14 @@ async def _report(state: Daemon, run: RunRecord, event: AgentEvent) -> None:
             action_string=f"{step.tool}({', '.join(f'{k}={v!r}' for k, v in step.arguments.items())})",
             action_payload={"name": step.tool, "args": step.arguments},
             error=step.error,
+            metadata={"thought": thoughts.pop(step.index)} if step.index in thoughts else None,
         )
+        try:
+            page = await session.page()
+        except Exception:  # the browser went away: the next step tells the model
+            logger.warning("no page to shoot for run %s", run.id, exc_info=True)
+        else:
+            await screens.capture(state, run.id, run.session_id, page)
     elif isinstance(event, RunFinished):
         report = event.report
         text = report.result if report.status == "COMPLETED" else f"{report.status}: {report.reason}"

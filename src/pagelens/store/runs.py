@@ -44,11 +44,13 @@ class RunRepository:
             row = await session.get(RunRow, run_id)
             return RunRecord.model_validate(row) if row is not None else None
 
-    async def list(self, *, session_id: str | None = None, limit: int = 50) -> list[RunRecord]:
-        """Runs, the most recently created first."""
+    async def list(self, *, session_id: str | None = None, kind: str | None = None, limit: int = 50) -> list[RunRecord]:
+        """Runs (of a session, of a kind), the most recently created first."""
         query = select(RunRow).order_by(RunRow.created_at.desc(), RunRow.id).limit(limit)
         if session_id is not None:
             query = query.where(RunRow.session_id == session_id)
+        if kind is not None:
+            query = query.where(RunRow.kind == kind)
         async with self._database.transaction() as session:
             return [RunRecord.model_validate(row) for row in await session.scalars(query)]
 

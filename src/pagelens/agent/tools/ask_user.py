@@ -1,5 +1,8 @@
 """The `ask_user_which_element` tool: the user points at an element of the page with
 the mouse (and the arrow keys), and the agent gets a selector and the element's details.
+A run whose browser nobody sees asks through an ElementPicker instead (the daemon's web
+UI, where the person clicks on a screenshot), and `element_at` reads what is under the
+click with the same details.
 
 The overlay (picker.js) runs in an isolated world of the main frame, so the page's
 scripts neither see it nor break it, and it removes itself when it ends."""
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -51,6 +55,10 @@ class PickedElement(BaseModel):
     bounding_box: BoundingBox
 
 
+# How a headless run asks its user which element: given the run's page and the question.
+ElementPicker = Callable[[Page, AskUserParams], Awaitable[PickedElement]]
+
+
 async def ask_user_which_element(page: Page, params: AskUserParams) -> PickedElement:
     """Show the picker on `page` until the user chooses. Raises PickerCancelledError (Esc)
     or PickerTimeoutError; either way the overlay is gone afterwards."""
@@ -75,6 +83,25 @@ async def ask_user_which_element(page: Page, params: AskUserParams) -> PickedEle
             await session.detach()
     if outcome.get("cancelled"):
         raise PickerCancelledError("the user cancelled the choice (Esc)")
+    return PickedElement.model_validate(outcome)
+
+
+async def element_at(page: Page, x: float, y: float) -> PickedElement:
+    """The element at (x, y), CSS pixels of the viewport, described as a click of the
+    picker there describes it. Nothing there (outside the page): not_found."""
+    session = await page.context.new_cdp_session(page)
+    try:
+        picker = await _install(session)
+        outcome = await asyncio.wait_for(_call(session, picker, "describeAt", x, y), _SETUP_TIMEOUT_S)
+    except PlaywrightError as exc:
+        raise PagelensError(
+            f"the page changed while looking at the point: {str(exc).splitlines()[0]}", code=ErrorCode.DOCUMENT_CHANGED
+        ) from exc
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await session.detach()
+    if not outcome:
+        raise PagelensError(f"no element is at ({x:g}, {y:g}) of the viewport", code=ErrorCode.NOT_FOUND)
     return PickedElement.model_validate(outcome)
 
 

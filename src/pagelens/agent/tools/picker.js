@@ -186,5 +186,11 @@
     stop() {
       if (active) active();
     },
+    // The details of the element at a point of the viewport (CSS pixels), for a person who
+    // points on a screenshot instead of the page itself; null when nothing is there.
+    describeAt(x, y) {
+      const element = document.elementFromPoint(x, y);
+      return element ? describe(element) : null;
+    },
   };
 })();
