@@ -5,48 +5,18 @@ retries and the typed errors."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
-from llm_servers import AnthropicMessagesServer, Call, Fail, Hang, Reply
+from llm_servers import NAVIGATE, AnthropicMessagesServer, Call, Fail, Hang, Reply, model_at
 
 from pagelens.agent.llm import (
-    ChatModel,
     Done,
     Message,
-    ModelConfig,
     ModelError,
     TextDelta,
     ToolCall,
-    ToolDefinition,
-    open_model,
 )
 from pagelens.errors import ErrorCode
-
-NAVIGATE = ToolDefinition(
-    name="navigate",
-    description="Open a URL.",
-    parameters={"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
-)
-
-
-@asynccontextmanager
-async def model_at(server: AnthropicMessagesServer, **overrides: Any) -> AsyncIterator[ChatModel]:
-    fields: dict[str, Any] = {
-        "provider": "anthropic",
-        "model": "claude-test",
-        "api_key": "test-key",
-        "base_url": server.base_url,
-        "wire": "anthropic",
-        "max_retries": 2,
-    }
-    model = open_model(ModelConfig(**(fields | overrides)))
-    try:
-        yield model
-    finally:
-        await model.aclose()
 
 
 async def test_text_streams_in_pieces_then_one_done() -> None:
@@ -117,7 +87,7 @@ async def test_system_goes_to_its_parameter_and_tool_results_to_one_user_turn() 
     async with AnthropicMessagesServer([Reply(text="done")]) as s, model_at(s) as model:
         await model.complete(conversation, [NAVIGATE], max_output_tokens=300)
     body = s.bodies[0]
-    assert body["model"] == "claude-test" and body["max_tokens"] == 300
+    assert body["model"] == "scripted" and body["max_tokens"] == 300
     assert body["system"] == "You drive a browser.\n\nBe brief."
     assert body["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": "Open example.com and click Next"}]},

@@ -4,49 +4,22 @@ tool calls assembled from deltas, what it sends, retries and the typed errors.""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from llm_servers import Call, Fail, Hang, OpenAIChatServer, Reply
+from llm_servers import NAVIGATE, Call, Fail, Hang, OpenAIChatServer, Reply, model_at
 
 from pagelens.agent.llm import (
-    ChatModel,
     Done,
     Message,
     ModelConfig,
     ModelError,
     TextDelta,
     ToolCall,
-    ToolDefinition,
     open_model,
 )
 from pagelens.agent.llm.models import Provider
 from pagelens.errors import ErrorCode
-
-NAVIGATE = ToolDefinition(
-    name="navigate",
-    description="Open a URL.",
-    parameters={"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
-)
-
-
-@asynccontextmanager
-async def model_at(server: OpenAIChatServer, **overrides: Any) -> AsyncIterator[ChatModel]:
-    fields: dict[str, Any] = {
-        "provider": "openai",
-        "model": "gpt-test",
-        "api_key": "test-key",
-        "base_url": server.base_url,
-        "wire": "openai",
-        "max_retries": 2,
-    }
-    model = open_model(ModelConfig(**(fields | overrides)))
-    try:
-        yield model
-    finally:
-        await model.aclose()
 
 
 async def test_text_streams_in_pieces_then_one_done() -> None:
@@ -110,7 +83,7 @@ async def test_the_conversation_and_tools_as_sent() -> None:
     async with OpenAIChatServer([Reply(text="done")]) as s, model_at(s) as model:
         await model.complete(conversation, [NAVIGATE], max_output_tokens=300)
     body = s.bodies[0]
-    assert body["model"] == "gpt-test"
+    assert body["model"] == "scripted"
     assert body["messages"] == [
         {"role": "system", "content": "You drive a browser."},
         {"role": "user", "content": "Open example.com"},

@@ -2,6 +2,7 @@
 turns; see README.md."""
 
 from .anthropic_server import AnthropicMessagesServer
+from .clients import NAVIGATE, model_at
 from .openai_server import OpenAIChatServer
 from .script import Call, Fail, Hang, Outcome, Received, Reply, Turn
 from .server import ScriptedServer
@@ -11,10 +12,12 @@ __all__ = [
     "Call",
     "Fail",
     "Hang",
+    "NAVIGATE",
     "OpenAIChatServer",
     "Outcome",
     "Received",
     "Reply",
     "ScriptedServer",
     "Turn",
+    "model_at",
 ]

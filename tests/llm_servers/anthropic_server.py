@@ -23,6 +23,7 @@ ERROR_TYPES = {
 class AnthropicMessagesServer(ScriptedServer):
     path = "/v1/messages"
     base_path = ""
+    wire = "anthropic"  # the ModelConfig wire of a client for it
 
     def key(self, headers: dict[str, str]) -> str | None:
         """`x-api-key`, or a bearer token (which recent SDKs send an API key as)."""

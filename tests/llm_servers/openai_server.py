@@ -21,6 +21,7 @@ ERROR_TYPES = {
 class OpenAIChatServer(ScriptedServer):
     path = "/v1/chat/completions"
     base_path = "/v1"
+    wire = "openai"  # the ModelConfig wire of a client for it
 
     def key(self, headers: dict[str, str]) -> str | None:
         return headers.get("authorization", "").removeprefix("Bearer ") or None

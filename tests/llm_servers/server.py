@@ -28,6 +28,7 @@ class ScriptedServer:
     Reply and an error look on it."""
 
     path: str  # the endpoint, e.g. /v1/chat/completions
+    wire: str  # "openai" or "anthropic"
     base_path: str  # what the SDK's base_url ends with, e.g. /v1
 
     def __init__(self, script: Iterable[Turn] = (), *, api_key: str = "test-key") -> None:

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, ConfigDict, Field
 
 from pagelens.actions import tools as action_tools
@@ -177,10 +178,10 @@ async def _repl(ctx: ToolContext, params: ReplParams) -> ToolOutput:
 
 
 async def _ask_user(ctx: ToolContext, params: AskUserParams) -> ToolOutput:
-    if ctx.headed:
-        picked = await ask_user_which_element(await ctx.session.page(), params)
-    elif ctx.picker is not None:
+    if ctx.picker is not None:  # a surface of its own asks the user (the daemon's web UI)
         picked = await ctx.picker(await ctx.session.page(), params)
+    elif ctx.headed:
+        picked = await ask_user_which_element(await ctx.session.page(), params)
     else:
         raise PagelensError(
             "nobody can point at an element in a headless browser: run with a visible browser (--headed)",
@@ -308,3 +309,6 @@ async def run_tool(ctx: ToolContext, tools: dict[str, AgentTool], name: str, arg
         return await tool.run(ctx, params)
     except PagelensError as exc:
         return ToolOutput.failure(exc)
+    except PlaywrightError as exc:  # the page closed or crashed under a tool that drives it itself
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return ToolOutput.failure(PagelensError(f"{name}: {reason}", code=ErrorCode.BROWSER_ERROR))

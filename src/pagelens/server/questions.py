@@ -15,7 +15,7 @@ from typing import Any, Literal
 from playwright.async_api import Page as PlaywrightPage
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from pagelens.agent.tools import AskUserParams, PickedElement, element_at
+from pagelens.agent.tools import AskUserParams, PickedElement, ask_user_which_element, element_at
 from pagelens.agent.tools.errors import PickerCancelledError, PickerTimeoutError
 from pagelens.server import screens
 from pagelens.server.conversation import publish
@@ -51,8 +51,11 @@ class Questions:
     """The questions one run asks its user, answered through the run's control channel
     (so any daemon may take the answer)."""
 
-    def __init__(self, state: Daemon, run_id: str, session_id: str) -> None:
+    def __init__(self, state: Daemon, run_id: str, session_id: str, *, headed: bool = False) -> None:
         self._state, self._run_id, self._session_id = state, run_id, session_id
+        # A run whose browser window is on a screen can also be answered there, with the
+        # on-page picker; the first answer, from either, wins.
+        self._headed = headed
         self._waiting: dict[str, asyncio.Future[PickRequest]] = {}
 
     async def ask(self, page: PlaywrightPage, params: AskUserParams) -> PickedElement:
@@ -62,17 +65,26 @@ class Questions:
             "id": str(uuid.uuid4()),
             "message": params.message or "Choose an element",
             "askedAt": datetime.now(UTC).isoformat(),
+            "inBrowser": self._headed,
         }
         answer: asyncio.Future[PickRequest] = asyncio.get_running_loop().create_future()
         self._waiting[question["id"]] = answer
+        on_page = asyncio.ensure_future(ask_user_which_element(page, params)) if self._headed else None
         try:
             await screens.capture(self._state, self._run_id, self._session_id, page)
             await self._show(question)
-            try:
-                picked = await asyncio.wait_for(answer, params.timeout)
-            except TimeoutError as exc:
-                raise PickerTimeoutError(f"no element was chosen within {params.timeout:g} s") from exc
+            waiting = {answer} if on_page is None else {answer, on_page}
+            done, _ = await asyncio.wait(waiting, timeout=params.timeout, return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                raise PickerTimeoutError(f"no element was chosen within {params.timeout:g} s")
+            if on_page is not None and on_page in done:
+                return on_page.result()  # picked (or cancelled with Esc) in the browser window
+            picked = answer.result()
         finally:
+            if on_page is not None and not on_page.done():
+                on_page.cancel()  # its overlay goes with it
+                with contextlib.suppress(BaseException):
+                    await on_page
             del self._waiting[question["id"]]
             await self._show(None)
         if isinstance(picked, PickCancel):

@@ -94,7 +94,7 @@ async def start_run(request: RunRequest, state: DaemonState) -> RunView:
         request.task, session_id=session.id, url=request.url, model=model.config.id, status="RUNNING"
     )
     await add_message(state, session.id, "user", request.task)
-    questions = Questions(state, run.id, session.id)
+    questions = Questions(state, run.id, session.id, headed=not state.config.headless)
     agent = Agent(
         model=model,
         skills=Skills(state.store),

@@ -9,7 +9,7 @@ let marker = { x: 0.5, y: 0.5 };
 
 /**
  * @param {{src: string, hash: string, url: string, title: string} | null} screen
- * @param {{id: string, message: string} | null} question
+ * @param {{id: string, message: string, inBrowser?: boolean} | null} question
  * @param {{onPick: (answer: {x?: number, y?: number, cancel?: boolean}) => void}} actions
  */
 export const renderScreen = (screen, question, actions) => {
@@ -17,7 +17,9 @@ export const renderScreen = (screen, question, actions) => {
   byId("page-url").textContent = screen?.url ?? "";
   const prompt = byId("question");
   prompt.hidden = !question;
-  byId("question-text").textContent = question?.message ?? "";
+  // A run with a visible browser window can be answered there too.
+  const alsoThere = question?.inBrowser ? " You can also point at it in the agent's browser window." : "";
+  byId("question-text").textContent = question ? question.message + alsoThere : "";
   byId("question-cancel").onclick = () => actions.onPick({ cancel: true });
   const frame = byId("shot");
   if (!screen) {
