@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/services.sh
 .venv/bin/ruff check src tests bench
 # The layer contract (pyproject.toml); its report is shown only when it fails.
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 from collections import deque
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -11,6 +12,17 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route, WebSocketRoute
 
 LOOPBACK_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a name or an address, IPv6 bracketed or not) is this machine only."""
+    host = host.strip("[]")
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class NetworkPolicy:

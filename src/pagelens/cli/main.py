@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import pagelens
-from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.browser.network import LOOPBACK_HOSTS, is_loopback
 from pagelens.engine.models import VIEW_SPECS, VIEWS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
@@ -238,7 +238,7 @@ def mcp(
         if port is None:
             asyncio.run(serve_stdio(options))
         else:
-            if host.strip("[]") not in LOOPBACK_HOSTS:
+            if not is_loopback(host):
                 stderr.print(f"warning: anyone who can reach {host} can drive this browser")
             asyncio.run(serve_http(options, host=host, port=port, on_ready=print_ready))
     except PagelensError as exc:

@@ -61,19 +61,20 @@ class Questions:
     async def ask(self, page: PlaywrightPage, params: AskUserParams) -> PickedElement:
         """The agent's ElementPicker: shows the question with a fresh screenshot, waits for
         the click (or the person's cancel, or `params.timeout`)."""
-        question = {
-            "id": str(uuid.uuid4()),
+        question_id = str(uuid.uuid4())
+        question: dict[str, Any] = {
+            "id": question_id,
             "message": params.message or "Choose an element",
             "askedAt": datetime.now(UTC).isoformat(),
             "inBrowser": self._headed,
         }
         answer: asyncio.Future[PickRequest] = asyncio.get_running_loop().create_future()
-        self._waiting[question["id"]] = answer
+        self._waiting[question_id] = answer
         on_page = asyncio.ensure_future(ask_user_which_element(page, params)) if self._headed else None
         try:
             await screens.capture(self._state, self._run_id, self._session_id, page)
             await self._show(question)
-            waiting = {answer} if on_page is None else {answer, on_page}
+            waiting: set[asyncio.Future[Any]] = {answer} if on_page is None else {answer, on_page}
             done, _ = await asyncio.wait(waiting, timeout=params.timeout, return_when=asyncio.FIRST_COMPLETED)
             if not done:
                 raise PickerTimeoutError(f"no element was chosen within {params.timeout:g} s")
@@ -85,7 +86,7 @@ class Questions:
                 on_page.cancel()  # its overlay goes with it
                 with contextlib.suppress(BaseException):
                     await on_page
-            del self._waiting[question["id"]]
+            del self._waiting[question_id]
             await self._show(None)
         if isinstance(picked, PickCancel):
             raise PickerCancelledError("the user declined to choose an element")

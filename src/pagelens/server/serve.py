@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 from collections.abc import Callable
 
 import uvicorn
 
-from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.browser.network import is_loopback
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 from pagelens.server.app import create_app
 from pagelens.server.auth import load_or_create_token, token_path
 from pagelens.server.config import ServerConfig
-
-
-def is_loopback(host: str) -> bool:
-    host = host.strip("[]")
-    if host in LOOPBACK_HOSTS:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def resolve_token(config: ServerConfig, say: Callable[[str], None]) -> str:

@@ -17,11 +17,14 @@ from pagelens.store.urls import shown
 
 # A PostgreSQL server that does not answer fails the open after this long, not the driver's minute.
 CONNECT_TIMEOUT_S = 10.0
+# How long an SQLite writer waits for another's lock (a daemon under load, a migration on a
+# busy machine) before it fails with "database is locked".
+SQLITE_LOCK_WAIT_S = 30.0
 
 
 def create_engine(url: URL) -> AsyncEngine:
     if url.get_backend_name() == "sqlite":
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, connect_args={"timeout": SQLITE_LOCK_WAIT_S})
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
@@ -33,7 +36,8 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     # enforces foreign keys only when asked, per connection; and a writer waits for
     # another's lock a while instead of failing at once.
     cursor = dbapi_connection.cursor()
-    for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=5000"):
+    # The wait first: switching to WAL needs the file to itself, and may have to wait too.
+    for pragma in (f"busy_timeout={int(SQLITE_LOCK_WAIT_S * 1000)}", "journal_mode=WAL", "foreign_keys=ON"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
     # The driver would otherwise begin transactions itself, late (not before DDL, so two
