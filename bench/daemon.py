@@ -4,6 +4,7 @@ scripted model that answers at once, so what is measured is the daemon itself.
     .venv/bin/python -m bench.daemon                          # SQLite, then PostgreSQL
     .venv/bin/python -m bench.daemon --sessions 50 --calls 20 --stores sqlite
     .venv/bin/python -m bench.daemon --restart                # kill -9 the daemon mid-run
+    .venv/bin/python -m bench.daemon --model-latency 1        # a model that takes 1 s a reply
 
 Each session is one task of `--calls` calls. The daemon runs as a real `pagelens serve`
 process. Per call: the wall time at the client, minus the model's own time as the
@@ -29,7 +30,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,9 +110,16 @@ async def wait_until_up(port: int, timeout: float = 30.0) -> None:  # noqa: ASYN
     raise SystemExit(f"the daemon did not come up on port {port}")
 
 
-def model_turn(body: dict[str, Any]) -> Reply:
-    """The scripted model: always the next click, answered at once."""
-    return call("interact", "Next.", action="click", element_id="2")
+def model_turn(latency: float) -> Callable[[dict[str, Any]], Awaitable[Reply]]:
+    """The scripted model: always the next click, after `latency` seconds (0: at once; a
+    real model takes one or more, which spreads the calls out)."""
+
+    async def turn(body: dict[str, Any]) -> Reply:
+        if latency:
+            await asyncio.sleep(latency)
+        return call("interact", "Next.", action="click", element_id="2")
+
+    return turn
 
 
 async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int) -> None:
@@ -164,12 +172,12 @@ async def check_messages(client: httpx.AsyncClient, base: str, outcome: Outcome)
         outcome.lost += max(answered - assistant, 0)
 
 
-async def run_store(store: str, sessions: int, calls: int, restart: bool, console: Console) -> Outcome:
+async def run_store(store: str, sessions: int, calls: int, restart: bool, latency: float, console: Console) -> Outcome:
     outcome = Outcome(store, half=sessions * calls // 2)
     with tempfile.TemporaryDirectory() as scratch:
         database_url, drop = await make_database(store, scratch)
         try:
-            async with OpenAIChatServer([model_turn] * (sessions * calls * 3)) as model:
+            async with OpenAIChatServer([model_turn(latency)] * (sessions * calls * 3)) as model:
                 port = free_port()
                 base = f"http://127.0.0.1:{port}"
                 headers = {"Authorization": f"Bearer {TOKEN}"}
@@ -263,7 +271,8 @@ def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
 async def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     outcomes = [
-        await run_store(store, args.sessions, args.calls, args.restart, console) for store in args.stores.split(",")
+        await run_store(store, args.sessions, args.calls, args.restart, args.model_latency, console)
+        for store in args.stores.split(",")
     ]
     return report(outcomes, args.sessions, args.calls)
 
@@ -274,4 +283,5 @@ if __name__ == "__main__":
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--restart", action="store_true", help="kill -9 the daemon halfway and start it again")
+    parser.add_argument("--model-latency", type=float, default=0.0, help="seconds the scripted model takes a reply")
     sys.exit(asyncio.run(main(parser.parse_args())))
