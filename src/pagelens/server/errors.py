@@ -101,7 +101,11 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, unexpected)
 
 
-def too_large(field: str, limit: str) -> PagelensError:
-    error = PagelensError(f"{field} is larger than {limit}", code=ErrorCode.PAYLOAD_TOO_LARGE)
-    error.details = {"field": field}  # type: ignore[attr-defined]
-    return error
+class PayloadTooLargeError(PagelensError):
+    """A request field over its size limit (413); `details` names the field for the body."""
+
+    code = ErrorCode.PAYLOAD_TOO_LARGE
+
+    def __init__(self, field: str, limit: str) -> None:
+        super().__init__(f"{field} is larger than {limit}")
+        self.details = {"field": field}

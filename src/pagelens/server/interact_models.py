@@ -12,7 +12,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from pagelens.agent.plan import Plan
 from pagelens.agent.step import ActionDetails, StepStatus
-from pagelens.server.errors import too_large
+from pagelens.server.errors import PayloadTooLargeError
 
 MAX_SCREENSHOT = 2 * 1024 * 1024  # base64 characters
 MAX_SKELETON_DOM = 100 * 1024  # bytes of UTF-8
@@ -156,7 +156,7 @@ def check_limits(body: InteractBody) -> None:
     )
     for field, size, limit, shown in sizes:
         if size > limit:
-            raise too_large(field, shown)
+            raise PayloadTooLargeError(field, shown)
 
 
 class InteractData(BaseModel):
