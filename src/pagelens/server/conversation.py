@@ -1,6 +1,6 @@
 """The conversation service: what the routes that talk with the user (interact, chat,
 runs) call to find the session of a request, to add a message to it and to tell the
-session's watchers. It keeps the spec's rules (2, Domain-Aware Sessions; 3.5, push) in
+session's watchers. It keeps the rules of docs/server.md (sessions, push) in
 one place so that every route follows them the same way:
 
 - a tab has one session (tabId → sessionId), kept across navigations, cross-domain ones too;

@@ -1,5 +1,5 @@
-"""Sessions and their messages over HTTP, and their events over a WebSocket (spec 2 and
-3.3, 3.5): what the extension's side panel and the web UI read. Writing goes through the
+"""Sessions and their messages over HTTP, and their events over a WebSocket (docs/server.md):
+what the extension's side panel and the web UI read. Writing goes through the
 conversation service (conversation.py), which the interact, chat and runs routes call."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class MessagePage(Wire):
     session_id: str
     messages: list[MessageOut]
     total: int
-    session_exists: bool  # false for an id no session has: the list is empty, not a 404 (spec 3.3)
+    session_exists: bool  # false for an id no session has: the list is empty, not a 404 (docs/server.md)
 
 
 class RenameRequest(Wire):
@@ -55,7 +55,7 @@ class RenameRequest(Wire):
     ]
 
 
-SessionId = Annotated[str, Path(alias="sessionId")]  # the spec's name, in the paths and the OpenAPI schema
+SessionId = Annotated[str, Path(alias="sessionId")]  # the contract's name, in the paths and the OpenAPI schema
 
 
 @router.get("/api/session/latest")

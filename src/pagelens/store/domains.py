@@ -1,6 +1,6 @@
 """Root domains and session titles. A session belongs to the site a user is on, not to one
 host of it: `mail.google.com` and `www.google.com` are both `google.com`, and
-`a.b.example.co.uk` is `example.co.uk` (spec 2, Domain-Aware Sessions)."""
+`a.b.example.co.uk` is `example.co.uk` (docs/store.md)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def root_domain(url_or_host: str | None) -> str | None:
 
 
 def session_title(domain: str | None, task: str) -> str:
-    """`{domain}: {task}` (spec 2). The task is put on one line and, past
+    """`{domain}: {task}` (docs/server.md). The task is put on one line and, past
     TITLE_TASK_LIMIT characters, cut at a word with an ellipsis; with no domain (a
     chat about no page) the title is the task alone."""
     task = " ".join(task.split())

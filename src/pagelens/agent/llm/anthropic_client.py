@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import anthropic
@@ -20,13 +19,13 @@ from anthropic.types import (
     ToolUseBlock,
 )
 
-from pagelens.agent.llm.base import drain, tool_call
+from pagelens.agent.llm.base import PartialCall, StreamingModel, assembled
 from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
-from pagelens.agent.llm.messages import Completion, Done, Message, StreamEvent, TextDelta, ToolDefinition, Usage
+from pagelens.agent.llm.messages import Message, StreamEvent, TextDelta, ToolDefinition, Usage
 from pagelens.agent.llm.models import ModelConfig
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(StreamingModel):
     """A ChatModel over `anthropic.AsyncAnthropic`; the SDK does the retries and timeouts."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -47,7 +46,7 @@ class AnthropicChatModel:
     ) -> AsyncIterator[StreamEvent]:
         system, turns = wire_messages(messages)
         text: list[str] = []
-        calls: dict[int, _PartialCall] = {}
+        calls: dict[int, PartialCall] = {}
         usage = Usage()
         stop_reason: str | None = None
         try:
@@ -67,7 +66,7 @@ class AnthropicChatModel:
                             output_tokens=event.message.usage.output_tokens,
                         )
                     elif isinstance(event, RawContentBlockStartEvent) and isinstance(event.content_block, ToolUseBlock):
-                        calls[event.index] = _PartialCall(event.content_block.id, event.content_block.name)
+                        calls[event.index] = PartialCall(event.content_block.id, event.content_block.name)
                     elif isinstance(event, RawContentBlockDeltaEvent):
                         if isinstance(event.delta, types.TextDelta):
                             text.append(event.delta.text)
@@ -84,22 +83,7 @@ class AnthropicChatModel:
                         )
         except anthropic.APIError as exc:
             raise self._error(exc) from exc
-        completion = Completion(
-            text="".join(text),
-            tool_calls=[tool_call(c.id, c.name, c.arguments) for _, c in sorted(calls.items())],
-            usage=usage,
-            stop_reason=stop_reason,
-        )
-        yield Done(completion=completion)
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolDefinition] = (),
-        *,
-        max_output_tokens: int | None = None,
-    ) -> Completion:
-        return await drain(self.stream(messages, tools, max_output_tokens=max_output_tokens))
+        yield assembled(text, calls, usage, stop_reason)
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -115,15 +99,6 @@ class AnthropicChatModel:
         if isinstance(exc, anthropic.APIStatusError):
             return error_for_status(exc.status_code, f"{where} answered {exc.status_code}: {detail}")
         return ModelError(f"{where} failed: {detail}")
-
-
-@dataclass
-class _PartialCall:
-    """A tool call while its JSON streams in."""
-
-    id: str
-    name: str
-    arguments: str = ""
 
 
 def _input_tokens(usage: types.Usage | MessageDeltaUsage) -> int:

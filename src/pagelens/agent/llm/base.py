@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pagelens.agent.llm.messages import Completion, Done, Message, StreamEvent, ToolCall, ToolDefinition
+from pagelens.agent.llm.messages import Completion, Done, Message, StreamEvent, ToolCall, ToolDefinition, Usage
 from pagelens.agent.llm.models import ModelConfig
 
 
@@ -40,12 +41,54 @@ class ChatModel(Protocol):
         ...
 
 
+class StreamingModel:
+    """What every client shares: `complete` is its `stream` drained."""
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition] = (),
+        *,
+        max_output_tokens: int | None = None,
+    ) -> AsyncIterator[StreamEvent]:
+        raise NotImplementedError
+
+    async def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolDefinition] = (),
+        *,
+        max_output_tokens: int | None = None,
+    ) -> Completion:
+        return await drain(self.stream(messages, tools, max_output_tokens=max_output_tokens))
+
+
 async def drain(events: AsyncIterator[StreamEvent]) -> Completion:
     """The completion a stream ends with."""
     async for event in events:
         if isinstance(event, Done):
             return event.completion
     raise AssertionError("a model stream ended without Done")
+
+
+@dataclass
+class PartialCall:
+    """A tool call while its pieces stream in."""
+
+    id: str
+    name: str = ""
+    arguments: str = ""
+
+
+def assembled(text: list[str], calls: dict[int, PartialCall], usage: Usage, stop_reason: str | None) -> Done:
+    """The end of a stream: its text pieces joined, its calls in their order, parsed."""
+    completion = Completion(
+        text="".join(text),
+        tool_calls=[tool_call(c.id, c.name, c.arguments) for _, c in sorted(calls.items())],
+        usage=usage,
+        stop_reason=stop_reason,
+    )
+    return Done(completion=completion)
 
 
 def tool_call(call_id: str, name: str, arguments: str) -> ToolCall:

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import openai
 
-from pagelens.agent.llm.base import drain, tool_call
+from pagelens.agent.llm.base import PartialCall, StreamingModel, assembled
 from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
 from pagelens.agent.llm.messages import (
-    Completion,
-    Done,
     Message,
     StreamEvent,
     TextDelta,
@@ -28,7 +25,7 @@ from pagelens.agent.llm.models import ModelConfig
 NO_KEY = "none"
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(StreamingModel):
     """A ChatModel over `openai.AsyncOpenAI`; the SDK does the retries and timeouts."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -49,7 +46,7 @@ class OpenAIChatModel:
     ) -> AsyncIterator[StreamEvent]:
         params = self._params(messages, tools, max_output_tokens or self.config.max_output_tokens)
         text: list[str] = []
-        calls: dict[int, _PartialCall] = {}
+        calls: dict[int, PartialCall] = {}
         usage = Usage()
         stop_reason: str | None = None
         try:
@@ -66,7 +63,7 @@ class OpenAIChatModel:
                             text.append(delta.content)
                             yield TextDelta(text=delta.content)
                         for part in delta.tool_calls or []:
-                            call = calls.setdefault(part.index, _PartialCall(id=f"call_{part.index}"))
+                            call = calls.setdefault(part.index, PartialCall(id=f"call_{part.index}"))
                             call.id = part.id or call.id
                             if part.function is not None:
                                 call.name += part.function.name or ""
@@ -74,22 +71,7 @@ class OpenAIChatModel:
                         stop_reason = choice.finish_reason or stop_reason
         except openai.APIError as exc:
             raise self._error(exc) from exc
-        completion = Completion(
-            text="".join(text),
-            tool_calls=[tool_call(c.id, c.name, c.arguments) for _, c in sorted(calls.items())],
-            usage=usage,
-            stop_reason=stop_reason,
-        )
-        yield Done(completion=completion)
-
-    async def complete(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolDefinition] = (),
-        *,
-        max_output_tokens: int | None = None,
-    ) -> Completion:
-        return await drain(self.stream(messages, tools, max_output_tokens=max_output_tokens))
+        yield assembled(text, calls, usage, stop_reason)
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -128,15 +110,6 @@ class OpenAIChatModel:
         if isinstance(exc, openai.APIStatusError):
             return error_for_status(exc.status_code, f"{where} answered {exc.status_code}: {detail}")
         return ModelError(f"{where} failed: {detail}")
-
-
-@dataclass
-class _PartialCall:
-    """A tool call while its pieces stream in."""
-
-    id: str
-    name: str = ""
-    arguments: str = ""
 
 
 def wire_message(message: Message) -> dict[str, Any]:
