@@ -20,7 +20,7 @@ from test_static_html import ConnectionCounter
 
 import pagelens
 from pagelens.browser.browser import Browser
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.errors import (
     BrowserConnectError,
@@ -177,16 +177,6 @@ def not_executable(tmp_path: Path) -> str:
     return str(path)
 
 
-def test_find_chromium(monkeypatch: pytest.MonkeyPatch, not_executable: str, tmp_path: Path) -> None:
-    for configured in (not_executable, str(tmp_path / "missing"), str(tmp_path)):
-        monkeypatch.setenv("PAGELENS_CHROMIUM", configured)
-        with pytest.raises(BrowserNotFoundError) as caught:
-            find_chromium()
-        assert caught.value.code == "browser_not_found" and configured in caught.value.message
-    monkeypatch.setenv("PAGELENS_CHROMIUM", CHROMIUM)
-    assert find_chromium() == CHROMIUM
-
-
 async def test_launch_without_a_browser(monkeypatch: pytest.MonkeyPatch, not_executable: str) -> None:
     monkeypatch.setenv("PAGELENS_CHROMIUM", not_executable)
     with pytest.raises(BrowserNotFoundError) as caught:
@@ -194,14 +184,14 @@ async def test_launch_without_a_browser(monkeypatch: pytest.MonkeyPatch, not_exe
     assert caught.value.code == "browser_not_found"
     monkeypatch.delenv("PAGELENS_CHROMIUM")
     with pytest.raises(BrowserNotFoundError) as caught:
-        await pagelens.launch(executable_path=not_executable)
+        await pagelens.launch(browser=not_executable)
     assert caught.value.code == "browser_not_found"
 
 
 async def test_launch_of_something_that_is_not_chromium() -> None:
     started = time.monotonic()
     with pytest.raises(BrowserLaunchError) as caught:
-        await Browser.launch(executable_path="/bin/true", timeout=10)
+        await Browser.launch(browser="/bin/true", timeout=10)
     assert caught.value.code == "browser_launch_failed"
     assert isinstance(caught.value, BrowserNotFoundError)  # still a browser problem
     assert time.monotonic() - started < 10

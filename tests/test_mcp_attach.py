@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from mcp_harness import CALL_TIMEOUT, McpServer, alive, serve_site
 
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ async def test_attaches_to_a_running_chrome_and_leaves_it_running(
     site: str, tmp_path: Path
 ) -> None:
     chrome = await asyncio.create_subprocess_exec(
-        find_chromium(), *CHROMIUM_ARGS, "--headless", "--remote-debugging-port=0",
+        find_browser(), *CHROMIUM_ARGS, "--headless", "--remote-debugging-port=0",
         f"--user-data-dir={tmp_path / 'chrome'}", "about:blank",
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pagelens.actions import Session
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
 from pagelens.server.config import ServerConfig
 from tests.agent_script import call, plan
 from tests.llm_servers import OpenAIChatServer
@@ -27,7 +27,7 @@ pytest_plugins = ["agent_support", "store_support", "server_support"]
 async def ws_endpoint(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
     """A Playwright browser server on this machine, launching Debian's Chromium."""
     config = tmp_path_factory.mktemp("pw") / "launch.json"
-    config.write_text(json.dumps({"headless": True, "executablePath": find_chromium(), "args": list(CHROMIUM_ARGS)}))
+    config.write_text(json.dumps({"headless": True, "executablePath": find_browser(), "args": list(CHROMIUM_ARGS)}))
     server = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium", "--config", str(config),
         stdout=asyncio.subprocess.PIPE, start_new_session=True,

@@ -67,7 +67,7 @@ def launch(
     headless: bool = True,
     allowed_hosts: Iterable[str] | None = None,
     viewport: tuple[int, int] = (1280, 800),
-    executable_path: str | None = None,
+    browser: str | None = None,
     timeout: float = 30.0,
 ) -> _Starting:
     """Launch Chromium. ``allowed_hosts`` limits the network (None: everything)."""
@@ -76,7 +76,7 @@ def launch(
             headless=headless,
             allowed_hosts=allowed_hosts,
             viewport=viewport,
-            executable_path=executable_path,
+            browser=browser,
             timeout=timeout,
         )
     )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.browser import Browser
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS, check_launch_or_attach, find_browser
 from pagelens.browser.network import host_resolver_rules
 from pagelens.errors import BrowserConnectError
 
@@ -33,6 +33,10 @@ class BrowserOptions:
     allowed_hosts: tuple[str, ...] | None = None
     user_data_dir: str | None = None
     viewport: tuple[int, int] = (1280, 800)
+    browser: str | None = None  # chromium, chrome, msedge or a path (launcher.find_browser)
+
+    def __post_init__(self) -> None:
+        check_launch_or_attach(self.browser, self.cdp_url or self.ws_endpoint)
 
 
 class BrowserRuntime:
@@ -67,7 +71,7 @@ class BrowserRuntime:
             self._browser = await self._launch_on_profile(o.user_data_dir)
         else:
             self._browser = await Browser.launch(
-                headless=o.headless, allowed_hosts=o.allowed_hosts, viewport=o.viewport
+                headless=o.headless, allowed_hosts=o.allowed_hosts, viewport=o.viewport, browser=o.browser
             )
         return self._browser
 
@@ -108,7 +112,7 @@ class BrowserRuntime:
             "about:blank",
         ]
         self._process = await asyncio.create_subprocess_exec(
-            find_chromium(),
+            find_browser(o.browser),
             *args,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,

@@ -88,10 +88,12 @@ class Session:
         allowed_hosts: list[str] | None = None,
         user_data_dir: str | None = None,
         viewport: tuple[int, int] = (1280, 800),
+        browser: str | None = None,
         options: SessionOptions | None = None,
     ) -> Session:
         """Launch Chromium (a throwaway profile, or `user_data_dir`), attach to the one at
-        `cdp_url`, or use the Playwright browser server at `ws_endpoint`. `allowed_hosts`
+        `cdp_url`, or use the Playwright browser server at `ws_endpoint`. `browser` picks
+        what to launch (chromium, chrome, msedge or a path; the first found by default). `allowed_hosts`
         None lets pages reach every host."""
         runtime = BrowserRuntime(
             BrowserOptions(
@@ -101,15 +103,16 @@ class Session:
                 allowed_hosts=tuple(allowed_hosts) if allowed_hosts is not None else None,
                 user_data_dir=user_data_dir,
                 viewport=viewport,
+                browser=browser,
             )
         )
-        browser = await runtime.start()
+        started = await runtime.start()
         session = cls(runtime, options or SessionOptions())
-        session.tabs.bind(browser)
+        session.tabs.bind(started)
         if runtime.attached:
-            session.tabs.adopt_existing(browser.context.pages, owned=False)
+            session.tabs.adopt_existing(started.context.pages, owned=False)
         elif user_data_dir is not None:
-            session.tabs.adopt_existing(browser.context.pages, owned=True)  # its first tab
+            session.tabs.adopt_existing(started.context.pages, owned=True)  # its first tab
         return session
 
     async def __aenter__(self) -> Session:

@@ -74,6 +74,7 @@ class Agent:
     session: Session | None = None
     skills: Skills | None = None
     headless: bool = True
+    browser: str | None = None  # what to launch when it starts its own: chromium, chrome, msedge or a path
     allowed_hosts: list[str] | None = None
     limits: Limits = field(default_factory=Limits)
     show_values: bool = False  # put typed text in events and reports
@@ -99,7 +100,9 @@ class Agent:
             session = self.session
             if session is None:
                 options = SessionOptions(navigation_timeout=NAVIGATION_TIMEOUT_S)
-                started = await Session.start(headless=self.headless, allowed_hosts=self.allowed_hosts, options=options)
+                started = await Session.start(
+                    headless=self.headless, browser=self.browser, allowed_hosts=self.allowed_hosts, options=options
+                )
                 session = await stack.enter_async_context(started)
             skills = self.skills
             if skills is None:

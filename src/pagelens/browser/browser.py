@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -13,7 +11,7 @@ from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_chromium
+from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
 from pagelens.browser.network import NetworkPolicy, host_resolver_rules
 from pagelens.browser.page import Page
 from pagelens.browser.static import render_static, static_base_url
@@ -22,7 +20,6 @@ from pagelens.engine.models import VIEWS, View
 from pagelens.errors import (
     BrowserConnectError,
     BrowserLaunchError,
-    BrowserNotFoundError,
     InvalidRequestError,
 )
 
@@ -62,16 +59,17 @@ class Browser:
         headless: bool = True,
         allowed_hosts: Iterable[str] | None = None,
         viewport: tuple[int, int] = DEFAULT_VIEWPORT,
-        executable_path: str | None = None,
+        browser: str | None = None,
         args: Iterable[str] = (),
         timeout: float = 30.0,  # noqa: ASYNC109
     ) -> Browser:
-        """Launch Chromium (see :func:`pagelens.browser.launcher.find_chromium`). With
+        """Launch `browser`: chromium, chrome, msedge, an executable's path, or None for
+        the first one found (see :func:`pagelens.browser.launcher.find_browser`). With
         `allowed_hosts`, every other host is also made unresolvable for the browser
         itself (see :func:`pagelens.browser.network.host_resolver_rules`)."""
         policy = NetworkPolicy(_hosts(allowed_hosts))
         size = _checked_viewport(viewport)
-        executable = _checked_executable(executable_path) if executable_path else find_chromium()
+        executable = find_browser(browser)
         flags = [*CHROMIUM_ARGS, *args]
         if policy.allowed_hosts is not None:
             flags.append(f"--host-resolver-rules={host_resolver_rules(policy.allowed_hosts)}")
@@ -267,12 +265,6 @@ def _checked_viewport(viewport: object) -> tuple[int, int]:
     ):
         raise InvalidRequestError(f"viewport must be (width, height) in pixels, not {viewport!r}")
     return (viewport[0], viewport[1])
-
-
-def _checked_executable(path: str) -> str:
-    if not Path(path).is_file() or not os.access(path, os.X_OK):
-        raise BrowserNotFoundError(f"{path} is not an executable file")
-    return path
 
 
 def _first_line(exc: BaseException) -> str:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import pagelens
+from pagelens.browser.launcher import check_launch_or_attach
 from pagelens.browser.network import LOOPBACK_HOSTS, is_loopback
 from pagelens.engine.models import VIEW_SPECS, VIEWS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
@@ -36,6 +37,14 @@ T = TypeVar("T")
 
 # Options every browser-driving command takes, declared once.
 Headed = Annotated[bool, typer.Option(help="Show the browser window.")]
+BrowserChoice = Annotated[
+    str | None,
+    typer.Option(
+        "--browser",
+        help="What to launch: chromium, chrome, msedge, or an executable's path. "
+        "Default: $PAGELENS_CHROMIUM, else the first of Chromium, Chrome and Edge found.",
+    ),
+]
 CdpUrl = Annotated[
     str | None, typer.Option(help="Attach to a running Chrome (e.g. http://127.0.0.1:9222) instead of launching.")
 ]
@@ -62,6 +71,7 @@ def snapshot(
     mode: Annotated[Mode, typer.Option("--mode", "-m", help=_VIEW_HELP)] = _COMPACT,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here instead of stdout.")] = None,
     headed: Headed = False,
+    browser: BrowserChoice = None,
     cdp_url: CdpUrl = None,
     allowed_hosts: AllowedHosts = None,
     include_offscreen: Annotated[bool, typer.Option(help="semantic: keep controls outside the viewport.")] = False,
@@ -97,6 +107,7 @@ def snapshot(
         target,
         lambda page: page.snapshot(mode.value, **options),
         headed=headed,
+        browser=browser,
         cdp_url=cdp_url,
         allowed_hosts=allowed_hosts,
         viewport=viewport,
@@ -122,6 +133,7 @@ def screenshot(
     max_width: Annotated[int, typer.Option(help="Widest image, in pixels.")] = 1024,
     quality: Annotated[int, typer.Option(help="JPEG quality, 1 to 95.")] = 70,
     headed: Headed = False,
+    browser: BrowserChoice = None,
     cdp_url: CdpUrl = None,
     allowed_hosts: AllowedHosts = None,
     viewport: Viewport = "1280x800",
@@ -142,6 +154,7 @@ def screenshot(
             timeout=timeout,
         ),
         headed=headed,
+        browser=browser,
         cdp_url=cdp_url,
         allowed_hosts=allowed_hosts,
         viewport=viewport,
@@ -170,6 +183,7 @@ def extract_command(
         bool, typer.Option("--json", help="Print the content with its metadata as one JSON object.")
     ] = False,
     headed: Headed = False,
+    browser: BrowserChoice = None,
     cdp_url: CdpUrl = None,
     allowed_hosts: AllowedHosts = None,
     viewport: Viewport = "1280x800",
@@ -182,6 +196,7 @@ def extract_command(
         target,
         lambda page: pagelens.extract(page, format=format.value, max_characters=max_characters, timeout=timeout),
         headed=headed,
+        browser=browser,
         cdp_url=cdp_url,
         allowed_hosts=allowed_hosts,
         viewport=viewport,
@@ -197,6 +212,7 @@ def extract_command(
 @app.command()
 def mcp(
     headed: Headed = False,
+    browser: BrowserChoice = None,
     cdp_url: CdpUrl = None,
     allowed_hosts: AllowedHosts = None,
     user_data_dir: Annotated[
@@ -226,10 +242,12 @@ def mcp(
             raise InvalidRequestError(
                 "--user-data-dir and --cdp-url exclude each other (an attached browser keeps its own profile)"
             )
+        check_launch_or_attach(browser, cdp_url)
         if port is not None and not 0 <= port <= 65535:
             raise InvalidRequestError(f"--port must be between 0 and 65535, not {port}")
         options = BrowserOptions(
             headless=not headed,
+            browser=browser,
             cdp_url=cdp_url,
             allowed_hosts=_parse_hosts(allowed_hosts) if allowed_hosts is not None else None,
             user_data_dir=str(user_data_dir.resolve()) if user_data_dir is not None else None,
@@ -261,6 +279,7 @@ def run_command(
     max_steps: Annotated[int, typer.Option(min=1, max=500, help="Most tool calls before the run gives up.")] = 30,
     time_limit: Annotated[float, typer.Option(min=1, help="Most seconds before the run gives up.")] = 600.0,
     headed: Headed = False,
+    browser: BrowserChoice = None,
     allowed_hosts: AllowedHosts = None,
     show_values: Annotated[bool, typer.Option(help="Show typed text in the progress and the report.")] = False,
     database_url: Annotated[
@@ -285,6 +304,7 @@ def run_command(
                     model=model,
                     skills=skills,
                     headless=not headed,
+                    browser=browser,
                     allowed_hosts=list(hosts) if hosts is not None else None,
                     limits=Limits(max_steps=max_steps, time_limit_s=time_limit),
                     show_values=show_values,
@@ -332,6 +352,7 @@ def serve(
         str | None, typer.Option(help="A Playwright browser server (ws://...) for the runs the daemon carries out.")
     ] = None,
     headed: Headed = False,
+    browser: BrowserChoice = None,
     allowed_hosts: AllowedHosts = None,
 ) -> None:
     """Run the HTTP daemon: sessions and messages, the agent's step API
@@ -340,6 +361,11 @@ def serve(
     from pagelens.server.config import ServerConfig
     from pagelens.server.serve import serve as run_daemon
 
+    try:
+        check_launch_or_attach(browser, cdp_url or ws_endpoint)
+    except PagelensError as exc:
+        _print_error(exc)
+        raise typer.Exit(1) from None
     config = ServerConfig(
         host=host,
         port=port,
@@ -351,6 +377,7 @@ def serve(
         cdp_url=cdp_url,
         ws_endpoint=ws_endpoint,
         headless=not headed,
+        browser=browser,
         allowed_hosts=tuple(_parse_hosts(allowed_hosts)) if allowed_hosts is not None else None,
     )
     try:
@@ -392,6 +419,7 @@ def _read_page(
     read: Callable[[pagelens.Page], Awaitable[T]],
     *,
     headed: bool,
+    browser: str | None,
     cdp_url: str | None,
     allowed_hosts: str | None,
     viewport: str,
@@ -404,6 +432,7 @@ def _read_page(
                 target,
                 read,
                 headed=headed,
+                browser=browser,
                 cdp_url=cdp_url,
                 allowed_hosts=allowed_hosts,
                 viewport=_parse_viewport(viewport),
@@ -419,11 +448,13 @@ async def _on_page(
     read: Callable[[pagelens.Page], Awaitable[T]],
     *,
     headed: bool,
+    browser: str | None,
     cdp_url: str | None,
     allowed_hosts: str | None,
     viewport: tuple[int, int],
 ) -> T:
     """Open `target` in a browser, launched or attached, and `read` the loaded page."""
+    check_launch_or_attach(browser, cdp_url)
     local = _local_file(target)
     hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
     with contextlib.ExitStack() as stack:
@@ -434,11 +465,13 @@ async def _on_page(
             url = target
         with stderr.status(f"Opening {target}…"):
             if cdp_url:
-                browser = await pagelens.Browser.connect(cdp_url, allowed_hosts=hosts, viewport=viewport)
+                opened = await pagelens.Browser.connect(cdp_url, allowed_hosts=hosts, viewport=viewport)
             else:
-                browser = await pagelens.Browser.launch(headless=not headed, allowed_hosts=hosts, viewport=viewport)
-            async with browser:
-                page = await browser.new_page()
+                opened = await pagelens.Browser.launch(
+                    headless=not headed, allowed_hosts=hosts, viewport=viewport, browser=browser
+                )
+            async with opened:
+                page = await opened.new_page()
                 try:
                     await page.goto(url)
                     return await read(page)

@@ -27,6 +27,7 @@ class BrowserOptions:
     # None: a fresh temporary profile per browser, so servers never share profile locks.
     user_data_dir: str | None = None
     viewport: tuple[int, int] = (1280, 800)
+    browser: str | None = None  # what to launch: chromium, chrome, msedge or a path
 
 
 class SessionHolder:

@@ -20,4 +20,5 @@ class ServerConfig:
     cdp_url: str | None = None
     ws_endpoint: str | None = None
     headless: bool = True
+    browser: str | None = None  # what to launch: chromium, chrome, msedge or a path
     allowed_hosts: tuple[str, ...] | None = None

@@ -156,6 +156,7 @@ async def _carry_out(state: Daemon, run: RunRecord, agent: Agent, questions: Que
         async with (
             await Session.start(
                 headless=config.headless,
+                browser=config.browser,
                 cdp_url=config.cdp_url,
                 ws_endpoint=config.ws_endpoint,
                 allowed_hosts=list(config.allowed_hosts) if config.allowed_hosts is not None else None,
