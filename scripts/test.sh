@@ -9,4 +9,5 @@ bash scripts/services.sh
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/mypy
 npm run --silent check
-exec .venv/bin/python -m pytest -q "$@"
+# Two workers, each taking whole test files (their module fixtures, a browser, stay shared).
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"

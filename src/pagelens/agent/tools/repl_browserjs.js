@@ -28,8 +28,10 @@ async (fn, args) => {
   } catch (error) {
     return { ok: false, error: String((error && error.message) || error), refused };
   } finally {
-    // A form's submit() navigates from a task of its own: let it run while refused.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // What the function set off for a moment later (a form's submit() navigates from a
+    // task of its own, a short timer) still comes while refused. The page's timers fire
+    // in order, so this holds however long a busy machine delays them.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     if (hasNavigation) navigation.removeEventListener("navigate", onNavigate);
     for (const [owner, name, own] of replaced) {
       if (own) Object.defineProperty(owner, name, own);
