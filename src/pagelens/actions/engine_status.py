@@ -10,6 +10,8 @@ did not answer in time, a page whose main thread is stuck (`failed`).
 
 from __future__ import annotations
 
+import asyncio
+
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.actions import bridge
@@ -18,14 +20,18 @@ from pagelens.actions.tabs import Tab
 from pagelens.errors import PagelensError
 
 ERROR_PAGE_PREFIX = "chrome-error://"
+PROBE_TIMEOUT_S = 3.0  # the summary's limit: a page that takes longer is not going to be read
 
 
-async def engine_status(tab: Tab, timeout: float) -> ContentScriptStatus:  # noqa: ASYNC109 - passed to the call
-    """Ask the engine in `tab`'s top document for its document token, within `timeout` s."""
+async def engine_status(tab: Tab) -> ContentScriptStatus:
+    """Ask the engine in `tab`'s top document for its document token (putting it in first
+    when the document is new), within PROBE_TIMEOUT_S."""
     if tab.playwright_page.url.startswith(ERROR_PAGE_PREFIX):
         return "unavailable"
     try:
-        await bridge.call(await bridge.main_world(tab.page), "docToken", timeout=timeout)
-    except (PagelensError, PlaywrightError):  # a timeout, an engine error, the document gone
+        # Around the whole: making the world waits for the page's main thread too.
+        async with asyncio.timeout(PROBE_TIMEOUT_S):
+            await bridge.call(await bridge.main_world(tab.page), "docToken", timeout=PROBE_TIMEOUT_S)
+    except (TimeoutError, PagelensError, PlaywrightError):  # stuck, an engine error, the document gone
         return "failed"
     return "loaded"

@@ -199,7 +199,7 @@ async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeo
     and (with `summary`) its compact summary. Where the engine did not answer, the summary
     is not waited for a second time. (Chromium's error page still gets one: it says what
     went wrong.)"""
-    status = await engine_status(tab, summary_timeout)
+    status = await engine_status(tab)
     result.content_script_status = status
     if not summary:
         return
