@@ -18,9 +18,9 @@ import pagelens
 from bench.dom_rag import QUERY_STYLES, Trial, pick_targets, try_target
 from bench.huge_page import HugePage, controls_page
 from pagelens.actions import Session
+from pagelens.browser import page as page_module
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, PageOutOfRangeError, Unchanged, fit_view, get_ranker
 from pagelens.budget.layouts import compact_json
-from pagelens.browser import page as page_module
 from pagelens.engine import VIEWS
 from pagelens.engine.models import MAX_SKELETON_BYTES
 from pagelens.tokens import count_tokens

@@ -27,11 +27,11 @@ async def engine_status(tab: Tab) -> ContentScriptStatus:
     """Ask the engine in `tab`'s top document for its document token (putting it in first
     when the document is new), within PROBE_TIMEOUT_S."""
     if tab.playwright_page.url.startswith(ERROR_PAGE_PREFIX):
-        return "unavailable"
+        return ContentScriptStatus.UNAVAILABLE
     try:
         # Around the whole: making the world waits for the page's main thread too.
         async with asyncio.timeout(PROBE_TIMEOUT_S):
             await bridge.call(await bridge.main_world(tab.page), "docToken", timeout=PROBE_TIMEOUT_S)
     except (TimeoutError, PagelensError, PlaywrightError):  # stuck, an engine error, the document gone
-        return "failed"
-    return "loaded"
+        return ContentScriptStatus.FAILED
+    return ContentScriptStatus.LOADED

@@ -7,6 +7,7 @@ typed error naming the parameter, never a silently ignored argument.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -265,9 +266,29 @@ class Candidate(BaseModel):
     xy: tuple[int, int]
 
 
-# Whether the engine, pagelens' content script, runs in the document an action loaded
-# (actions/engine_status.py, docs/actions.md).
-ContentScriptStatus = Literal["loaded", "unavailable", "failed"]
+class ContentScriptStatus(StrEnum):
+    """Whether the engine, pagelens' content script, runs in the document an action loaded
+    (actions/engine_status.py; docs/actions.md is generated from the meanings)."""
+
+    meaning: str
+
+    def __new__(cls, value: str, meaning: str) -> ContentScriptStatus:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
+
+    LOADED = "loaded", "The engine answered from the document now shown: views and actions work."
+    UNAVAILABLE = (
+        "unavailable",
+        "The tab shows Chromium's own error page (the address could not be loaded), no page of the "
+        "site; the summary describes the error.",
+    )
+    FAILED = (
+        "failed",
+        "The engine could not be put in, or did not answer within 3 s (a page whose main thread is "
+        'stuck); the summary is not tried again: `summary: null`, `summary_error: "script_injection_failed"`.',
+    )
 
 
 class ActionResult(BaseModel):

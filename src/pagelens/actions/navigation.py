@@ -20,7 +20,7 @@ from playwright.async_api import Response
 
 from pagelens.actions.engine_status import engine_status
 from pagelens.actions.errors import ActionError
-from pagelens.actions.models import ActionResult
+from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.browser.page import Page
@@ -203,7 +203,7 @@ async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeo
     result.content_script_status = status
     if not summary:
         return
-    if status == "failed":
+    if status is ContentScriptStatus.FAILED:
         result.summary, result.summary_error = None, ErrorCode.SCRIPT_INJECTION_FAILED
     else:
         result.summary, result.summary_error = await take_summary(tab.page, summary_timeout)
