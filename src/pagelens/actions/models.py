@@ -123,7 +123,7 @@ class AnalyzeRequest(_Request):
     read, default 1, 0 for none), base_url (full, interaction, semantic, skeleton, dom:
     read the page as if loaded from this absolute http(s) address: relative links resolve
     against it and the view's url is it). A parameter given for a view that does not read
-    it is an invalid_parameter error, never silently ignored.
+    it is an invalid_request error naming it, never silently ignored.
     """
 
     what: str = Field(json_schema_extra={"enum": list(ANALYZE_WHAT)})
