@@ -15,6 +15,7 @@ import pagelens
 from pagelens.actions import Session
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.session import SessionOptions
+from pagelens.actions.settle import SettlePolicy
 
 pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
 
@@ -234,3 +235,40 @@ async def test_analyze_views(session: Session, site: str) -> None:
     shot = await session.analyze({"what": "screenshot"})
     assert shot.image is not None and shot.image.startswith(b"\xff\xd8\xff")  # a JPEG
     assert shot.data["mime_type"] == "image/jpeg" and shot.data["width"] == 1024
+
+
+# ---- the engine in the loaded document: content_script_status
+
+
+async def test_every_load_says_the_engine_runs_in_it(session: Session, site: str) -> None:
+    for request in (
+        {"action": "navigate", "url": f"{site}search.html"},
+        {"action": "navigate", "url": f"{site}results.html?q=owls", "summary": False},
+        {"action": "back"},
+        {"action": "refresh", "summary": False},
+    ):
+        result = await session.interact(request)
+        assert result["success"] and result["content_script_status"] == "loaded", (request, result)
+    # An action that loads nothing says nothing of it.
+    typed = await session.interact({"action": "type", "selector": "label=Search", "text": "owls"})
+    assert typed["success"] and "content_script_status" not in typed
+
+
+async def test_chromium_error_page_is_no_page_for_the_engine(session: Session, site: str) -> None:
+    await go(session, f"{site}deadlink.html")
+    result = await session.interact({"action": "click", "selector": "text=A server that is not there"})
+    assert result["success"] and result["url"].startswith("chrome-error://")
+    assert result["content_script_status"] == "unavailable"
+    assert result["summary"] is not None  # it still says what went wrong
+
+
+async def test_a_page_that_stops_answering_is_failed_without_waiting_twice(site: str) -> None:
+    # A fixed settle asks the engine nothing: the status probe is the first to meet the
+    # frozen main thread.
+    options = SessionOptions(settle=SettlePolicy(fixed_ms=0))
+    async with await Session.start(options=options) as session:
+        result = await session.interact({"action": "navigate", "url": f"{site}frozen.html"})
+    assert result["success"] and result["url"] == f"{site}frozen.html"
+    assert result["content_script_status"] == "failed"
+    # Not tried a second time: a summary that had been waited for would say summary_timeout.
+    assert result["summary"] is None and result["summary_error"] == "script_injection_failed"

@@ -80,6 +80,29 @@ async def test_interact_and_analyze_are_the_action_layer_calls(ctx: ToolContext,
     assert shot["ok"] and "image" not in shot and shot["screenshot"]["width"] > 0
 
 
+async def test_analyze_takes_the_capture_options_as_over_mcp(ctx: ToolContext, shop: str) -> None:
+    await use(ctx, "navigate", url=shop + "index.html")
+    await use(ctx, "interact", action="type", selector="label=Search products", text="green kettle")
+    plain = await use(ctx, "analyze", what="interaction")
+    capped = await use(ctx, "analyze", what="interaction", max_controls=2, max_headings=1, include_values=True)
+    assert len(plain["controls"]) > 2 and not plain["truncated"]
+    assert len(capped["controls"]) == 2 and capped["truncated"] and len(capped["headings"]) == 1
+    field = next(c for c in plain["controls"] if c["name"] == "Search products")
+    assert "value" not in field and field["value_len"] == len("green kettle")
+    tree = await use(ctx, "analyze", what="semantic", include_values=True, include_boxes=True, max_iframe_depth=0)
+    node = next(n for n in tree["interactive_tree"] if n["n"] == "Search products")
+    assert node["v"] == "green kettle" and len(node["box"]) == 4
+    rebased = await use(ctx, "analyze", what="full", base_url="https://kettles.example/shop/")
+    assert rebased["url"] == "https://kettles.example/shop/"
+    assert [link["href"] for link in rebased["nav_links"]] == [
+        "https://kettles.example/shop/index.html",
+        "https://kettles.example/shop/about.html",
+    ]
+    assert rebased["forms"][0]["action"] == "https://kettles.example/shop/results.html"
+    wrong = await use(ctx, "analyze", what="skeleton", include_boxes=True)
+    assert not wrong["ok"] and wrong["error"] == "invalid_request" and "'include_boxes'" in wrong["message"]
+
+
 async def test_repl_runs_with_the_matching_skills_library(ctx: ToolContext, skills: Skills, shop: str) -> None:
     library = "window.shopTitle = () => document.querySelector('h1').textContent;"
     await use(ctx, "skill", action="create", name="kettle-shop", description="Helpers for the kettle shop",

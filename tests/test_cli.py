@@ -49,11 +49,25 @@ def test_every_mode_writes_json_to_a_file(mode: str, tmp_path: Path) -> None:
 
 
 def test_interaction_mode_options_reach_the_engine(tmp_path: Path) -> None:
-    result = run_cli("snapshot", str(EXAMPLE), "--mode", "interaction", "--max-controls", "3")
+    result = run_cli(
+        "snapshot", str(EXAMPLE), "--mode", "interaction", "--max-controls", "3", "--max-headings", "1",
+        "--base-url", "https://northwind.example/shoes/trail.html",
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     model = json.loads(result.stdout)
-    assert len(model["controls"]) == 3
+    assert len(model["controls"]) == 3 and len(model["headings"]) == 1
     assert model["truncated"] is True
+    assert model["url"] == "https://northwind.example/shoes/trail.html"
+
+
+def test_a_saved_page_is_read_as_if_from_its_site() -> None:
+    result = run_cli("snapshot", str(EXAMPLE), "--mode", "full", "--base-url", "https://northwind.example/shoes/")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert {"text": "Men", "href": "https://northwind.example/men"} in summary["nav_links"]
+    assert summary["forms"][0]["action"] == "https://northwind.example/search"
+    refused = run_cli("snapshot", str(EXAMPLE), "--base-url", "northwind.example")
+    assert refused.returncode == 1 and refused.stderr.startswith("error: [invalid_request] ")
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,11 @@ import pagelens
 from bench.dom_rag import QUERY_STYLES, Trial, pick_targets, try_target
 from bench.huge_page import HugePage, controls_page
 from pagelens.actions import Session
+from pagelens.browser import page as page_module
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, PageOutOfRangeError, Unchanged, fit_view, get_ranker
 from pagelens.budget.layouts import compact_json
 from pagelens.engine import VIEWS
+from pagelens.engine.models import MAX_SKELETON_BYTES
 from pagelens.tokens import count_tokens
 
 FIXTURES = Path(__file__).parent / "fixtures" / "huge"
@@ -271,3 +273,22 @@ async def test_mcp_pages_hashes_and_scroll_to_load(tmp_path: Path, site: str) ->
         assert loaded["success"] is True and loaded["loaded"]["new_items"] >= 20
     finally:
         await server.close()
+
+
+async def test_the_skeleton_is_cut_at_an_element_at_100_kb(
+    page: pagelens.Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Names of two- and three-byte characters: the limit counts bytes of UTF-8, not characters.
+    links = "".join(f'<p><a href="/item/{i}">Überschrift {i} — 日本語の見出し</a></p>' for i in range(3000))
+    await page.set_content(f"<title>Many links</title><body>{links}</body>")
+    cut = await page.skeleton()
+    assert cut.truncated
+    size = len(cut.html.encode("utf-8"))
+    assert MAX_SKELETON_BYTES - 200 < size <= MAX_SKELETON_BYTES and len(cut.html) < size - 10_000
+    # A prefix of the whole skeleton, element by element, that the next element would overflow.
+    monkeypatch.setattr(page_module, "MAX_SKELETON_BYTES", 10_000_000)
+    whole = await page.skeleton()
+    assert not whole.truncated
+    lines, kept = whole.html.split("\n"), cut.html.split("\n")
+    assert len(lines) == 3000 and lines[: len(kept)] == kept
+    assert size + 1 + len(lines[len(kept)].encode("utf-8")) > MAX_SKELETON_BYTES

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import math
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +24,9 @@ from pagelens.actions import AnalyzeRequest, InvalidParameterError
 from pagelens.engine.models import SemanticNode
 from pagelens.vision import PageStats, page_stats, select_dom_mode
 from pagelens.vision import screenshots as screenshot_module
+from pagelens.vision.imaging import MIN_QUALITY, render
 from pagelens.vision.marks import mark_colour
+from pagelens.vision.models import MAX_IMAGE_BASE64
 
 JPEG_MAGIC = b"\xff\xd8\xff"
 FIXTURES = Path(__file__).parent / "fixtures" / "vision"
@@ -318,3 +322,41 @@ def test_analyze_rejects_screenshot_parameters_out_of_place(arguments: dict, par
     with pytest.raises(InvalidParameterError) as caught:
         AnalyzeRequest.parse(arguments)
     assert caught.value.parameter == parameter
+
+
+async def test_a_screenshot_over_2_mb_is_encoded_again_smaller(page: pagelens.Page, fixtures_url: str) -> None:
+    # 1280×9000 CSS pixels of colour noise: at 1024 px wide and quality 70 its JPEG would
+    # be well over 10 MB.
+    await page.goto(f"{fixtures_url}vision/noise.html")
+    shot = await pagelens.screenshot(page, full_page=True)
+    assert shot.image is not None
+    assert len(shot.image_base64 or "") <= MAX_IMAGE_BASE64
+    assert shot.reduced and shot.quality == MIN_QUALITY
+    assert shot.width < 1024 and shot.height == round(9000 * shot.width / 1280)
+    assert shot.scale == round(shot.width / 1280, 4)
+    image = decoded(shot)  # still a JPEG of the size it says
+    corner = image.crop((0, 0, 32, 32)).tobytes()
+    assert len({corner[i : i + 3] for i in range(0, len(corner), 3)}) > 500  # still the noise, not a blur
+    # The reduced picture's hash answers `unchanged` like any other.
+    again = await pagelens.screenshot(page, full_page=True, screenshot_hash=shot.hash)
+    assert again.unchanged and again.image is None
+
+
+def test_the_size_cap_lowers_the_quality_before_the_size() -> None:
+    noise = Image.frombytes("RGB", (1024, 700), random.Random(7).randbytes(1024 * 700 * 3))
+    buffer = io.BytesIO()
+    noise.save(buffer, format="JPEG", quality=95)
+    capture = buffer.getvalue()
+    settings = {"origin": (0, 0), "nodes": [], "marks": False, "max_width": 1024, "known_hash": None}
+    whole = render(capture, quality=70, **settings)
+    assert whole.image is not None and (whole.quality, whole.reduced, whole.width) == (70, False, 1024)
+    # A limit the quality-70 JPEG passes but a lower quality meets: same size, lower quality.
+    limit = 4 * len(whole.image) // 3 - 1
+    lower = render(capture, quality=70, max_base64=limit, **settings)
+    assert lower.image is not None and 4 * math.ceil(len(lower.image) / 3) <= limit
+    assert (lower.quality, lower.reduced, lower.width, lower.hash) == (MIN_QUALITY, True, 1024, whole.hash)
+    # A limit no quality meets at this size: smaller, at the lowest quality.
+    small = render(capture, quality=70, max_base64=limit // 8, **settings)
+    assert small.image is not None and 4 * math.ceil(len(small.image) / 3) <= limit // 8
+    assert small.quality == MIN_QUALITY and small.reduced and small.width < 1024
+    assert small.height == round(700 * small.width / 1024)

@@ -10,6 +10,7 @@ pages (pagelens.budget).
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from pagelens.actions import bridge, screenshots
@@ -19,7 +20,7 @@ from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
-from pagelens.engine.models import VIEW_SPECS, FullSummary
+from pagelens.engine.models import VIEW_SPECS, FullSummary, View
 from pagelens.errors import ErrorCode
 from pagelens.extraction import extract
 
@@ -57,23 +58,22 @@ async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
     """An engine view, markdown or a screenshot of `tab`, whole."""
     page = tab.page
     match request.what:
-        case "full":
-            view = await (_main_world_summary(tab) if request.world == "main" else page.summary("full"))
+        case "full" if request.world == "main":
+            view = await _main_world_summary(tab, request.base_url)
             return AnalyzeResult(data=view.model_dump(mode="json"))
         case "interaction":
-            model = (await page.interaction_model()).model_dump(mode="json", exclude_none=True)
+            model = (await _engine_view(tab, request)).model_dump(mode="json", exclude_none=True)
             await _remember(
                 tab,
                 [(c["id"], c["role"], c["name"], _centre(c["boundingBox"])) for c in model["controls"]],
             )
             return AnalyzeResult(data=model)
         case "semantic":
-            tree = await page.semantic_tree(include_offscreen=request.include_offscreen)
-            data = tree.model_dump(mode="json", exclude_none=True)
+            data = (await _engine_view(tab, request)).model_dump(mode="json", exclude_none=True)
             await _remember(tab, [(n["i"], n["r"], n["n"], tuple(n["xy"])) for n in data["interactive_tree"]])
             return AnalyzeResult(data=data)
         case name if name in VIEW_SPECS:  # the engine's other views, as they are
-            return AnalyzeResult(data=(await page.snapshot(name)).model_dump(mode="json"))
+            return AnalyzeResult(data=(await _engine_view(tab, request)).model_dump(mode="json"))
         case "markdown":
             extraction = await extract(page, format="markdown")
             data = extraction.model_dump(mode="json", exclude={"content", "format"})
@@ -93,6 +93,18 @@ async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
     raise AssertionError(request.what)
 
 
+async def _engine_view(tab: Tab, request: AnalyzeRequest) -> View:
+    """The engine view `request.what` with the capture options the request gives."""
+    view = await tab.page.snapshot(
+        request.what,
+        request=request.capture_request(),
+        include_offscreen=request.include_offscreen,
+        include_boxes=request.include_boxes,
+    )
+    assert isinstance(view, View)  # no if_changed_since here: the budget answers that
+    return view
+
+
 def _centre(box: dict[str, int]) -> tuple[int, int]:
     return box["x"] + box["width"] // 2, box["y"] + box["height"] // 2
 
@@ -103,24 +115,26 @@ async def _remember(tab: Tab, entries: list[tuple[str, str, str, tuple[int, int]
         tab.memory.remember(element_id, Descriptor(role=role, name=name, xy=xy, doc=doc))
 
 
-def _main_world_script() -> str:
+def _main_world_script(base_url: str | None) -> str:
     # The page's world is the page's: the engine lives for this one call (its bundle
     # declares no global), and the ids it stamped are removed again, so it leaves nothing
     # behind that the page (or the isolated world's numbering) could trip over.
+    options = json.dumps({"timeoutMs": 2400, "baseUrl": base_url})
     return (
         "(() => {"
         "const before = new Set(document.querySelectorAll('[data-llm-id]'));"
         f"const engine = {ENGINE.source()};\n"
-        "try { return engine.capture('full', {timeoutMs: 2400}).view; } finally {"
+        f"try {{ return engine.capture('full', {options}).view; }} finally {{"
         "for (const el of document.querySelectorAll('[data-llm-id]')) {"
         "if (!before.has(el)) el.removeAttribute('data-llm-id'); }"
         "}})()"
     )
 
 
-async def _main_world_summary(tab: Tab) -> FullSummary:
+async def _main_world_summary(tab: Tab, base_url: str | None) -> FullSummary:
     try:
-        view = await asyncio.wait_for(tab.playwright_page.evaluate(_main_world_script()), MAIN_WORLD_TIMEOUT_S)
+        script = _main_world_script(base_url)
+        view = await asyncio.wait_for(tab.playwright_page.evaluate(script), MAIN_WORLD_TIMEOUT_S)
     except TimeoutError as exc:
         raise ActionError(
             ErrorCode.CAPTURE_TIMEOUT, f"the page summary took longer than {MAIN_WORLD_TIMEOUT_S:g} s"

@@ -93,6 +93,18 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "screenshot: the hash of a screenshot you already have; an unchanged screen answers "
         "{unchanged: true, hash} without an image."
     ),
+    "include_values": (
+        "interaction/semantic: show what the fields hold (value / v); passwords and other "
+        "sensitive fields never."
+    ),
+    "include_boxes": "semantic: give each node's box [x, y, width, height].",
+    "max_controls": "interaction: the most controls to list (default 400); `truncated` says when more exist.",
+    "max_headings": "interaction: the most headings to list (default 30).",
+    "max_iframe_depth": "interaction/semantic: how many levels of frames to read (default 1; 0: none).",
+    "base_url": (
+        "full/interaction/semantic/skeleton/dom: read the page as if loaded from this absolute "
+        "http(s) address: relative links resolve against it, and it is the view's url."
+    ),
     "page": "Which page of a view too big for max_tokens (default 1; the result says page and pages).",
     "if_changed_since": (
         "The hash of a view you already have: when the page still shows the same, the answer "

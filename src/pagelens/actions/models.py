@@ -7,6 +7,7 @@ typed error naming the parameter, never a silently ignored argument.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -15,7 +16,7 @@ from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
 from pagelens.browser.loading import ScrollLoad
 from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
-from pagelens.engine.models import VIEW_ALIASES, VIEWS, CompactSummary
+from pagelens.engine.models import VIEW_ALIASES, VIEWS, CaptureRequest, CompactSummary, check_base_url
 from pagelens.errors import PagelensError
 
 # What analyze reads: the engine's views (but the compact summary, which comes with every
@@ -113,6 +114,16 @@ class AnalyzeRequest(_Request):
     box and its id, the semantic view's, drawn on the image), screenshot_hash (the `hash` of
     a screenshot you have: if the screen still hashes the same, no image comes back, only
     `unchanged: true` and the hash).
+
+    The capture's options: include_values (interaction, semantic: what fields hold, at most
+    200/100 characters; never a password or other sensitive field), include_boxes
+    (semantic: each node's box), max_controls (interaction: at most this many controls,
+    default 400, `truncated` says when more were left out), max_headings (interaction,
+    default 30), max_iframe_depth (interaction, semantic: how many levels of frames are
+    read, default 1, 0 for none), base_url (full, interaction, semantic, skeleton, dom:
+    read the page as if loaded from this absolute http(s) address: relative links resolve
+    against it and the view's url is it). A parameter given for a view that does not read
+    it is an invalid_request error naming it, never silently ignored.
     """
 
     what: str = Field(json_schema_extra={"enum": list(ANALYZE_WHAT)})
@@ -129,6 +140,12 @@ class AnalyzeRequest(_Request):
     page: int | None = Field(None, ge=1, le=100_000)
     if_changed_since: str | None = None
     command_id: str | None = None
+    include_values: bool = False
+    include_boxes: bool = False
+    max_controls: int | None = Field(None, ge=1, le=100_000)
+    max_headings: int | None = Field(None, ge=1, le=1_000)
+    max_iframe_depth: int | None = Field(None, ge=0, le=10)
+    base_url: str | None = Field(None, max_length=4096)
 
     @field_validator("what", mode="before")
     @classmethod
@@ -141,19 +158,17 @@ class AnalyzeRequest(_Request):
 
     @model_validator(mode="after")
     def _check(self) -> AnalyzeRequest:
-        if self.command_id is not None and self.what != "command_result":
-            raise InvalidParameterError("command_id", f"applies to what='command_result' only, not {self.what}")
         if self.what == "command_result" and self.query is not None:
             raise InvalidParameterError("query", "command_result takes the command's id as command_id")
         if self.world == "main" and self.what != "full":
             raise InvalidParameterError("world", f"world='main' applies to full only, not {self.what}")
-        if self.what != "screenshot":
-            for name in SCREENSHOT_PARAMETERS:
-                if name in self.model_fields_set:
-                    raise InvalidParameterError(name, f"applies to what='screenshot' only, not {self.what}")
-        elif self.element_id is not None and self.selector is not None:
+        for name in sorted(self.model_fields_set & VIEW_PARAMETERS.keys()):
+            if self.what not in VIEW_PARAMETERS[name]:
+                readers = ", ".join(VIEW_PARAMETERS[name])
+                raise InvalidParameterError(name, f"applies to {readers} only, not {self.what}")
+        if self.element_id is not None and self.selector is not None:
             raise InvalidParameterError("selector", "give element_id or selector, not both")
-        elif self.full_page and (self.element_id is not None or self.selector is not None):
+        if self.full_page and (self.element_id is not None or self.selector is not None):
             raise InvalidParameterError("full_page", "an element shot takes element_id or selector alone")
         if self.if_changed_since is not None:
             if self.what not in HASHED_VIEWS:
@@ -164,8 +179,46 @@ class AnalyzeRequest(_Request):
                 raise InvalidParameterError("if_changed_since", f"expected {HASH_FORMAT}, not {wrong!r}")
         return self
 
+    @field_validator("base_url")
+    @classmethod
+    def _absolute(cls, url: str | None) -> str | None:
+        if url is not None:
+            try:
+                check_base_url(url)
+            except ValueError as exc:
+                raise InvalidParameterError("base_url", str(exc)) from exc
+        return url
 
-SCREENSHOT_PARAMETERS = ("full_page", "element_id", "selector", "marks", "screenshot_hash")
+    def capture_request(self) -> CaptureRequest:
+        """The engine's capture options this call sets (the others keep their defaults)."""
+        given = {
+            "baseUrl": self.base_url,
+            "maxControls": self.max_controls,
+            "maxHeadings": self.max_headings,
+            "includeValues": self.include_values,
+            "maxIframeDepth": self.max_iframe_depth,
+        }
+        return CaptureRequest.model_validate({k: v for k, v in given.items() if v is not None})
+
+
+# The parameters of analyze that only some views read: given for another view, they are an
+# error naming the parameter (docs/views.md says what each does).
+_SCREENSHOT = ("screenshot",)
+VIEW_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "full_page": _SCREENSHOT,
+    "element_id": _SCREENSHOT,
+    "selector": _SCREENSHOT,
+    "marks": _SCREENSHOT,
+    "screenshot_hash": _SCREENSHOT,
+    "include_offscreen": ("semantic",),
+    "include_boxes": ("semantic",),
+    "include_values": ("interaction", "semantic"),
+    "max_controls": ("interaction",),
+    "max_headings": ("interaction",),
+    "max_iframe_depth": ("interaction", "semantic"),
+    "base_url": ENGINE_VIEWS,
+    "command_id": ("command_result",),
+}
 
 
 # ---- results
@@ -213,9 +266,38 @@ class Candidate(BaseModel):
     xy: tuple[int, int]
 
 
+class ContentScriptStatus(StrEnum):
+    """Whether the engine, pagelens' content script, runs in the document an action loaded
+    (actions/engine_status.py; docs/actions.md is generated from the meanings)."""
+
+    meaning: str
+
+    def __new__(cls, value: str, meaning: str) -> ContentScriptStatus:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning = meaning
+        return member
+
+    LOADED = "loaded", "The engine answered from the document now shown: views and actions work."
+    UNAVAILABLE = (
+        "unavailable",
+        "The tab shows Chromium's own error page (the address could not be loaded), no page of the "
+        "site; the summary describes the error.",
+    )
+    FAILED = (
+        "failed",
+        "The engine could not be put in, or did not answer within 3 s (a page whose main thread is "
+        'stuck); the summary is not tried again: `summary: null`, `summary_error: "script_injection_failed"`.',
+    )
+
+
 class ActionResult(BaseModel):
     """One interact result. JSON shape: fields that do not apply are left out,
     except that `summary` is null when `summary_error` says why it is missing.
+
+    `selector_path` is the CSS selector of the element acted on (the interaction view's
+    `selector` for it, within its frame's document), taken before the action; actions that
+    loaded a document say `content_script_status`.
 
     Screenshot results carry the JPEG as base64 in `image` (`mime_type` image/jpeg) and its
     facts (size, hash...) in `screenshot`; an MCP surface moves the image into an image
@@ -232,7 +314,9 @@ class ActionResult(BaseModel):
     requested_url: str | None = None
     http_status: int | None = None
     tab_id: str | None = None
+    content_script_status: ContentScriptStatus | None = None
     element_id: str | None = None
+    selector_path: str | None = None
     healed: bool | None = None
     old_id: str | None = None
     new_id: str | None = None

@@ -18,8 +18,9 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Response
 
+from pagelens.actions.engine_status import engine_status
 from pagelens.actions.errors import ActionError
-from pagelens.actions.models import ActionResult
+from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.browser.page import Page
@@ -189,6 +190,20 @@ async def _loaded(
         http_status=response.status if response is not None else None,
         message=f"loaded {page.url}" + (f" (HTTP {response.status})" if response is not None else ""),
     )
-    if summary:
-        result.summary, result.summary_error = await take_summary(tab.page, options.summary_timeout)
+    await landed(tab, result, summary=summary, summary_timeout=options.summary_timeout)
     return result
+
+
+async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeout: float) -> None:
+    """What `result` says of the document an action loaded: whether the engine runs in it,
+    and (with `summary`) its compact summary. Where the engine did not answer, the summary
+    is not waited for a second time. (Chromium's error page still gets one: it says what
+    went wrong.)"""
+    status = await engine_status(tab)
+    result.content_script_status = status
+    if not summary:
+        return
+    if status is ContentScriptStatus.FAILED:
+        result.summary, result.summary_error = None, ErrorCode.SCRIPT_INJECTION_FAILED
+    else:
+        result.summary, result.summary_error = await take_summary(tab.page, summary_timeout)

@@ -23,7 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError, InvalidParameterError
 from pagelens.actions.models import ActionResult, DialogInfo, InteractRequest
-from pagelens.actions.navigation import SUMMARY_TIMEOUT_S, take_summary
+from pagelens.actions.navigation import SUMMARY_TIMEOUT_S, landed
 from pagelens.actions.observe import Watch
 from pagelens.actions.registry import SPECS, action, need
 from pagelens.actions.settle import SettlePolicy, settle
@@ -665,6 +665,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
         message=done.message,
         tab_id=tab.id,
         element_id=target.id if target else None,
+        selector_path=target.selector if target else None,
         observations=verdict.observations,
         loaded=done.loaded,
     )
@@ -678,7 +679,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     result.title = await tab.title()
     tab.last_url = tab.playwright_page.url
     if verdict.navigated:
-        result.summary, result.summary_error = await take_summary(tab.page, options.summary_timeout)
+        await landed(tab, result, summary=True, summary_timeout=options.summary_timeout)
     return result
 
 

@@ -60,6 +60,7 @@ class Target:
     doc: str
     healed_from: str | None = None
     matches: int = 1
+    selector: str | None = None  # CSS for it in its document (the interaction view's), for the result
 
     @property
     def id(self) -> str:
@@ -99,19 +100,19 @@ async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, fra
                     "(analyze interaction or semantic)",
                 )
             healed = await heal(world, prefix, element_id, was)
-            target = _target(world, path, healed, doc)
+            target = await _target(world, path, healed, doc)
             target.healed_from = element_id
             tab.memory.remember(target.id, target.descriptor)
             return target
     elif found["status"] != "ok":
         where = f" in frame {frame}" if frame else ""
         raise ActionError(ErrorCode.NOT_FOUND, f"nothing matches selector {selector!r}{where}")
-    target = _target(world, path, found, doc)
+    target = await _target(world, path, found, doc)
     tab.memory.remember(target.id, target.descriptor)
     return target
 
 
-def _target(world: FrameWorld, path: list[str], found: dict, doc: str) -> Target:
+async def _target(world: FrameWorld, path: list[str], found: dict, doc: str) -> Target:
     return Target(
         world=world,
         frame_path=path,
@@ -122,6 +123,8 @@ def _target(world: FrameWorld, path: list[str], found: dict, doc: str) -> Target
         xy=tuple(found["xy"]),
         doc=doc,
         matches=found.get("count", 1),
+        # Now, while it is there: the action may remove it or leave the page.
+        selector=await bridge.call(world, "selectorOf", found["id"]),
     )
 
 

@@ -102,8 +102,11 @@ async def capture_frames(
     view = root["view"]
     unreachable = Unreachable(closedShadowRoots=await _count_closed_shadow_roots(main, root["stats"]))
     # Frame controls are placed and clipped in the top viewport; semantic children
-    # always report boxes, so their click point can be clipped too.
-    child_options = {**options, "includeBoxes": True} if mode == "semantic" else options
+    # always report boxes, so their click point can be clipped too. A base URL stands for
+    # the top document's address: a frame's document keeps its own.
+    child_options = {**options, "baseUrl": None}
+    if mode == "semantic":
+        child_options["includeBoxes"] = True
     top_clip = _Rect(0, 0, *(await _viewport_size(main))) if root["frames"] else _Rect(0, 0, 0, 0)
     queue = [_FrameJob(main, root["frames"], "", 0.0, 0.0, top_clip, True, 1)]
     frame_index = 0

@@ -20,6 +20,7 @@ from pagelens.browser.world import FrameWorld
 from pagelens.engine.hashing import Unchanged, check_hash
 from pagelens.engine.ids import ElementId
 from pagelens.engine.models import (
+    MAX_SKELETON_BYTES,
     VIEW_SPECS,
     VIEWS,
     CaptureRequest,
@@ -171,6 +172,8 @@ class Page:
             "maxHeadings": capture_request.maxHeadings,
             "includeValues": capture_request.includeValues,
             "maxDomChars": capture_request.maxDomChars,
+            "maxSkeletonBytes": MAX_SKELETON_BYTES,
+            "baseUrl": capture_request.baseUrl,
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
         }

@@ -80,6 +80,11 @@ def snapshot(
         bool, typer.Option(help="interaction/semantic: show form values (passwords never).")
     ] = False,
     max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
+    max_headings: Annotated[int, typer.Option(help="interaction: most headings to report.")] = 30,
+    base_url: Annotated[
+        str | None,
+        typer.Option(help="Read the page as if loaded from this http(s) URL: links resolve against it."),
+    ] = None,
     max_iframe_depth: Annotated[int, typer.Option(help="interaction/semantic: how deep to enter frames.")] = 1,
     viewport: Viewport = "1280x800",
     timeout: Annotated[
@@ -96,7 +101,7 @@ def snapshot(
     minified V3 tree), skeleton (only the actionable elements, as HTML).
     """
     options: dict[str, Any] = {
-        "request": {"maxControls": max_controls},
+        "request": {"maxControls": max_controls, "maxHeadings": max_headings, "baseUrl": base_url},
         "include_offscreen": include_offscreen,
         "include_boxes": include_boxes,
         "include_values": include_values,

@@ -120,16 +120,36 @@ var bundle = (() => {
     };
     walkElements(root, step, shadowRoots);
   }
-  function linkUrl(el) {
-    const href = el.href;
-    if (typeof href === "string") return href;
-    const raw = el.getAttribute("href") || el.getAttributeNS(XLINK_NS, "href");
-    if (!raw) return "";
+  var readAddress = null;
+  function readPageAs(url) {
+    readAddress = url || null;
+  }
+  function pageUrl() {
+    return readAddress || location.href;
+  }
+  function baseUrl() {
+    if (!readAddress) return document.baseURI;
+    const own = document.querySelector("base[href]");
+    if (own) {
+      try {
+        return new URL(own.getAttribute("href"), readAddress).href;
+      } catch (e) {
+      }
+    }
+    return readAddress;
+  }
+  function absoluteUrl(raw) {
     try {
-      return new URL(raw, el.baseURI).href;
+      return new URL(raw, baseUrl()).href;
     } catch (e) {
       return raw;
     }
+  }
+  function linkUrl(el) {
+    const href = el.href;
+    if (typeof href === "string" && !readAddress) return href;
+    const raw = el.getAttribute("href") || el.getAttributeNS(XLINK_NS, "href");
+    return raw ? absoluteUrl(raw) : "";
   }
   var XLINK_NS = "http://www.w3.org/1999/xlink";
   function detailsSummary(details) {
@@ -3133,12 +3153,7 @@ var bundle = (() => {
   }
   function formAction(form) {
     const action = form ? form.getAttribute("action") : null;
-    if (action === null) return null;
-    try {
-      return new URL(action, document.baseURI).href;
-    } catch (e) {
-      return action;
-    }
+    return action === null ? null : absoluteUrl(action);
   }
   function visibleForms(scan, maxForms, maxFields, full) {
     const groups = /* @__PURE__ */ new Map();
@@ -3331,7 +3346,7 @@ var bundle = (() => {
       }, secrets));
     }
     return redactSummary({
-      url: location.href,
+      url: pageUrl(),
       title,
       type,
       headings,
@@ -3399,7 +3414,7 @@ var bundle = (() => {
       return complete;
     };
     if (document.documentElement) truncated = !write(document.documentElement);
-    return { url: location.href, title: document.title || "", html: parts.join(""), truncated };
+    return { url: pageUrl(), title: document.title || "", html: parts.join(""), truncated };
   }
 
   // src/pagelens/engine/js/document.js
@@ -3546,7 +3561,7 @@ var bundle = (() => {
     }
     return {
       title: normalizeSpace(document.title),
-      url: location.href,
+      url: pageUrl(),
       headings: pageHeadings(options.maxHeadings),
       regions: pageRegions(scan),
       controls,
@@ -3732,7 +3747,7 @@ var bundle = (() => {
     const doc = document.scrollingElement || document.documentElement || { scrollTop: 0, scrollHeight: 0, clientHeight: 0 };
     const view = {
       mode: "semantic",
-      url: location.href,
+      url: pageUrl(),
       title: normalizeSpace(document.title),
       viewport: viewportSize(),
       scrollPosition: scrollPercent(doc.scrollTop, doc.scrollHeight - doc.clientHeight),
@@ -3756,13 +3771,24 @@ var bundle = (() => {
     return origin && href.startsWith(origin) && href[origin.length] === "/" ? href.slice(origin.length) : href;
   }
   function pageOrigin() {
-    if (location.origin !== "null") return location.origin;
-    try {
-      const origin = new URL(document.baseURI).origin;
-      return origin === "null" ? "" : origin;
-    } catch (e) {
-      return "";
+    for (const url of [pageUrl(), baseUrl()]) {
+      try {
+        const origin = new URL(url).origin;
+        if (origin !== "null") return origin;
+      } catch (e) {
+      }
     }
+    return "";
+  }
+  var ASCII_RE = /^[\x00-\x7f]*$/;
+  function utf8Length(text) {
+    if (ASCII_RE.test(text)) return text.length;
+    let bytes = text.length;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 128) bytes += unit >= 2048 && (unit < 55296 || unit >= 57344) ? 2 : 1;
+    }
+    return bytes;
   }
   function skeletonAttributes(control, origin) {
     const el = control.el;
@@ -3777,24 +3803,34 @@ var bundle = (() => {
     }
     return out;
   }
-  function skeletonView(scan) {
+  function skeletonLine(control, origin) {
+    const tag = control.el.localName;
+    const attrs = skeletonAttributes(control, origin);
+    if (VOID_TAGS2.has(tag)) return `<${tag}${attrs}>`;
+    if (tag === "select") {
+      const options = Array.from(control.el.options).slice(0, 20).map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join("");
+      return `<select${attrs}>${options}</select>`;
+    }
+    const text = tag === "textarea" ? "" : escapeHtml(truncate(control.name, 80));
+    return `<${tag}${attrs}>${text}</${tag}>`;
+  }
+  function skeletonView(scan, options) {
+    const limit = options.maxSkeletonBytes || 100 * 1024;
     const lines = [];
     const origin = pageOrigin();
+    let bytes = -1;
+    let truncated = false;
     for (const control of scan.controls) {
       if (!control.visible) continue;
-      const tag = control.el.localName;
-      const attrs = skeletonAttributes(control, origin);
-      if (VOID_TAGS2.has(tag)) {
-        lines.push(`<${tag}${attrs}>`);
-      } else if (tag === "select") {
-        const options = Array.from(control.el.options).slice(0, 20).map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join("");
-        lines.push(`<select${attrs}>${options}</select>`);
-      } else {
-        const text = tag === "textarea" ? "" : escapeHtml(truncate(control.name, 80));
-        lines.push(`<${tag}${attrs}>${text}</${tag}>`);
+      const line = skeletonLine(control, origin);
+      bytes += 1 + utf8Length(line);
+      if (bytes > limit) {
+        truncated = true;
+        break;
       }
+      lines.push(line);
     }
-    return { url: location.href, title: normalizeSpace(document.title), html: lines.join("\n") };
+    return { url: pageUrl(), title: normalizeSpace(document.title), html: lines.join("\n"), truncated };
   }
 
   // src/pagelens/engine/js/capture.js
@@ -3819,7 +3855,13 @@ var bundle = (() => {
     const deadline = new Deadline(options.timeoutMs || 3e4);
     options.deadline = deadline;
     const scan = scanPage(deadline);
-    const view = build(scan, options);
+    readPageAs(options.baseUrl);
+    let view;
+    try {
+      view = build(scan, options);
+    } finally {
+      readPageAs(null);
+    }
     return {
       view,
       frames: options.frames ? frameOwners(scan) : [],
@@ -4028,6 +4070,13 @@ var bundle = (() => {
     const related = visible.filter((c) => c.role === wanted || w && (actFold(c.name).includes(w) || c.name && w.includes(actFold(c.name))));
     related.sort((a, b) => distance(a) - distance(b));
     return { status: "none", candidates: related.slice(0, ACT_MAX_CANDIDATES).map(actCandidate) };
+  }
+  function actSelectorOf(id) {
+    const el = elementById(id);
+    if (!el) return null;
+    const shadowRoots = [];
+    if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
+    return new SelectorBuilder(shadowRoots, { few: true }).build(el) || `[${ID_ATTR}="${id}"]`;
   }
   function actDescribe(el) {
     if (!el) return "nothing";
@@ -4508,6 +4557,7 @@ var bundle = (() => {
     find: actFind,
     heal: actHeal,
     atPoint: actAtPoint,
+    selectorOf: actSelectorOf,
     ready: actReady,
     observeStart: actObserveStart,
     observeEnd: actObserveEnd,

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pagelens.engine.hashing import view_hash
 
@@ -98,10 +99,23 @@ class FullSummary(View):
 # ---- interaction model
 
 
+def check_base_url(url: str) -> str:
+    """`url` if it is an absolute http(s) URL, as a capture's base URL must be; else
+    ValueError saying why."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise ValueError(f"{url!r} is not a URL: {exc}") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"expected an absolute http(s) URL, not {url!r}")
+    return url
+
+
 class CaptureRequest(BaseModel):
     """Options of a capture (the interaction model's, and the dom view's length); bad
     values are rejected, wrong types too (strict: no "yes" for true, no true or 2.5 for a
-    count)."""
+    count). `baseUrl` reads the page as if it had been loaded from that address: links
+    resolve against it and the view reports it as its url (docs/views.md)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -111,6 +125,11 @@ class CaptureRequest(BaseModel):
     includeValues: bool = False
     maxIframeDepth: int = Field(1, ge=0, le=10)
     maxDomChars: int = Field(50_000, ge=1_000, le=200_000)  # where the dom view is cut
+
+    @field_validator("baseUrl")
+    @classmethod
+    def _absolute(cls, url: str | None) -> str | None:
+        return None if url is None else check_base_url(url)
 
 
 class BoundingBox(_Model):
@@ -219,10 +238,16 @@ class SemanticView(View):
 # ---- skeleton DOM
 
 
+# The skeleton's html is cut at an element boundary at this many bytes of UTF-8 (the
+# contract's 100 KB), with `truncated`.
+MAX_SKELETON_BYTES = 100 * 1024
+
+
 class SkeletonView(View):
     url: str
     title: str
     html: str
+    truncated: bool = False
 
 
 # ---- sanitised DOM

@@ -12,10 +12,12 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from pagelens.agent.plan import Plan
 from pagelens.agent.step import ActionDetails, StepStatus
+from pagelens.engine.models import MAX_SKELETON_BYTES
 from pagelens.server.errors import PayloadTooLargeError
+from pagelens.vision.models import MAX_IMAGE_BASE64
 
-MAX_SCREENSHOT = 2 * 1024 * 1024  # base64 characters
-MAX_SKELETON_DOM = 100 * 1024  # bytes of UTF-8
+MAX_SCREENSHOT = MAX_IMAGE_BASE64  # base64 characters: the size pagelens' own screenshots keep to
+MAX_SKELETON_DOM = MAX_SKELETON_BYTES  # bytes of UTF-8: where pagelens' own skeleton is cut
 MAX_DOM = 200_000  # characters
 MAX_SCREENSHOT_HASH = 256  # characters
 

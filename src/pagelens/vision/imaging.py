@@ -1,5 +1,5 @@
 """From Chromium's capture to the image an agent gets: resized to at most `max_width`
-pixels wide (aspect kept), marked, hashed and encoded as JPEG.
+pixels wide (aspect kept), marked, hashed and encoded as JPEG, within the contract's 2 MB.
 
 Everything here is CPU work on pixels: callers run `render` in a worker thread."""
 
@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image
 
 from pagelens.engine.models import SemanticNode
 from pagelens.vision.marks import draw_marks, place_marks
-from pagelens.vision.models import Mark
+from pagelens.vision.models import MAX_IMAGE_BASE64, Mark
 
 THUMBNAIL_SIZE = 64
 
@@ -27,6 +28,14 @@ class Rendered:
     scale: float
     hash: str
     marks: list[Mark]
+    quality: int  # the JPEG's
+    reduced: bool  # made smaller than asked, to fit max_base64
+
+
+# Over the size limit, the quality drops to this before the image shrinks: text still reads.
+MIN_QUALITY = 35
+MIN_WIDTH = 16
+_SHRINK_MARGIN = 0.9  # a JPEG's size is not quite proportional to its pixels: aim a little under
 
 
 def render(
@@ -38,22 +47,59 @@ def render(
     max_width: int,
     quality: int,
     known_hash: str | None,
+    max_base64: int = MAX_IMAGE_BASE64,
 ) -> Rendered:
     """`capture` is an image taken at CSS scale (one pixel per CSS pixel) whose top-left
     corner lies at `origin` in the viewport. The hash is taken of the final pixels, marks
-    included: equal hashes mean the caller would get the same picture."""
+    included: equal hashes mean the caller would get the same picture.
+
+    A JPEG whose base64 would pass `max_base64` characters is encoded again at
+    MIN_QUALITY, then at smaller widths until it fits; each size is hashed as it is made,
+    so a caller holding the hash of the reduced picture still gets `unchanged`."""
     with Image.open(io.BytesIO(capture)) as captured:
-        image = captured.convert("RGB")
-    css_width = image.width
-    if image.width > max_width:
-        height = max(1, round(image.height * max_width / image.width))
-        image = image.resize((max_width, height), Image.Resampling.BICUBIC)
-    scale = image.width / css_width
-    placed = place_marks(nodes, origin=origin, scale=scale, size=image.size) if marks else []
+        original = captured.convert("RGB")
+    width = min(original.width, max_width)
+    qualities = (quality, MIN_QUALITY) if quality > MIN_QUALITY else (quality,)
+    while True:
+        image, placed = _sized(original, width, origin=origin, nodes=nodes, marks=marks)
+        scale = image.width / original.width
+        digest = screen_hash(image)
+        reduced = width < min(original.width, max_width)
+        shown = Rendered(None, image.width, image.height, scale, digest, placed, quality, reduced)
+        if digest == known_hash:
+            return shown
+        for attempt in qualities:
+            encoded = _jpeg(image, attempt)
+            size = _base64_length(encoded)
+            if size <= max_base64 or width == MIN_WIDTH:
+                return replace(shown, image=encoded, quality=attempt, reduced=reduced or attempt != quality)
+        qualities = (qualities[-1],)
+        shrunk = int(width * math.sqrt(max_base64 / size) * _SHRINK_MARGIN)
+        width = max(MIN_WIDTH, min(shrunk, width - 1))
+
+
+def _sized(
+    original: Image.Image,
+    width: int,
+    *,
+    origin: tuple[float, float],
+    nodes: Sequence[SemanticNode],
+    marks: bool,
+) -> tuple[Image.Image, list[Mark]]:
+    """`original` at `width` pixels wide (aspect kept), its marks drawn."""
+    image = original
+    if width != original.width:
+        height = max(1, round(original.height * width / original.width))
+        image = original.resize((width, height), Image.Resampling.BICUBIC)
+    elif marks:
+        image = original.copy()  # the marks of one size must not stay for the next
+    placed = place_marks(nodes, origin=origin, scale=image.width / original.width, size=image.size) if marks else []
     draw_marks(image, placed)
-    digest = screen_hash(image)
-    encoded = None if digest == known_hash else _jpeg(image, quality)
-    return Rendered(image=encoded, width=image.width, height=image.height, scale=scale, hash=digest, marks=placed)
+    return image, placed
+
+
+def _base64_length(data: bytes) -> int:
+    return 4 * math.ceil(len(data) / 3)
 
 
 def screen_hash(image: Image.Image) -> str:

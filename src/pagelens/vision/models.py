@@ -14,6 +14,9 @@ ScreenshotKind = Literal["viewport", "full_page", "element"]
 
 MAX_WIDTH = 1024  # what vision models take without shrinking
 JPEG_QUALITY = 70  # small, and text still reads
+# The contract's 2 MB for a screenshot, counted as it travels: base64 characters. A JPEG
+# that would pass it is encoded again at a lower quality, then smaller (imaging.py).
+MAX_IMAGE_BASE64 = 2 * 1024 * 1024
 
 
 class ScreenshotRequest(BaseModel):
@@ -91,6 +94,8 @@ class Screenshot(BaseModel):
     image: bytes | None = None
     element_id: str | None = None
     truncated: bool = False  # a full page larger than the capture limits was cut
+    quality: int = JPEG_QUALITY  # the JPEG quality the image was encoded at
+    reduced: bool = False  # encoded at a lower quality, or smaller, to stay within MAX_IMAGE_BASE64
     marks: list[Mark] | None = None
 
     @property

@@ -1,5 +1,5 @@
 """Taking a screenshot for an agent: the viewport, the whole page or one element, as a
-JPEG at most 1024 px wide with a hash, Set-of-Marks on request.
+JPEG at most 1024 px wide and 2 MB of base64 with a hash, Set-of-Marks on request.
 
 Chromium captures at CSS scale, so one pixel of the capture is one CSS pixel whatever
 the device scale factor, and a control's box maps onto the image by one factor (the
@@ -139,6 +139,8 @@ async def _take(page: Page, request: ScreenshotRequest, limit: float) -> Screens
         image=rendered.image,
         element_id=request.element_id,
         truncated=truncated,
+        quality=rendered.quality,
+        reduced=rendered.reduced,
         marks=rendered.marks if request.marks else None,
     )
 

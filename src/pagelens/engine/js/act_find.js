@@ -12,6 +12,7 @@ import { boxOf, intersectsViewport, isRendered, isVisible } from './visibility.j
 import { closestComposed, labelsOf, walkElements } from './dom.js';
 import { elementById } from './capture.js';
 import { getRole, interactiveRole } from './role.js';
+import { SelectorBuilder } from './selector.js';
 import { shownId } from './ids.js';
 
 const ACT_ROLE_ALIASES = {
@@ -207,6 +208,16 @@ export function actHeal(role, name, x, y) {
     (w && (actFold(c.name).includes(w) || (c.name && w.includes(actFold(c.name))))));
   related.sort((a, b) => distance(a) - distance(b));
   return { status: 'none', candidates: related.slice(0, ACT_MAX_CANDIDATES).map(actCandidate) };
+}
+
+// The selector of the element stamped `id`, as the interaction view gives it (the same
+// builder), for an action's result: null when the element is gone.
+export function actSelectorOf(id) {
+  const el = elementById(id);
+  if (!el) return null;
+  const shadowRoots = [];
+  if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
+  return new SelectorBuilder(shadowRoots, { few: true }).build(el) || `[${ID_ATTR}="${id}"]`;
 }
 
 // What sits at a viewport point: for coordinate clicks and "occluded by" messages.

@@ -1,6 +1,6 @@
 // The action half of the engine: the calls the action layer makes, by name.
 
-import { actAtPoint, actFind, actHeal } from './act_find.js';
+import { actAtPoint, actFind, actHeal, actSelectorOf } from './act_find.js';
 import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput, actLabelFor, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
 import { actDocToken, actObserveEnd, actObserveStart, actWaitForChange, actWaitForText, actWaitQuiet } from './act_observe.js';
 import { actLoadCount, actLoadEnd, actLoadScroll, actLoadStart } from './act_load.js';
@@ -10,6 +10,7 @@ export const actions = {
   find: actFind,
   heal: actHeal,
   atPoint: actAtPoint,
+  selectorOf: actSelectorOf,
   ready: actReady,
   observeStart: actObserveStart,
   observeEnd: actObserveEnd,

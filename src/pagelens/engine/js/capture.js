@@ -3,6 +3,7 @@
 import { Deadline } from './core.js';
 import { domView } from './domview.js';
 import { frameContentOrigin } from './document.js';
+import { readPageAs } from './dom.js';
 import { interactionView } from './interaction.js';
 import { resolveId } from './ids.js';
 import { scanPage } from './collect.js';
@@ -34,7 +35,13 @@ export function capture(mode, options) {
   const deadline = new Deadline(options.timeoutMs || 30000);
   options.deadline = deadline;
   const scan = scanPage(deadline);
-  const view = build(scan, options);
+  readPageAs(options.baseUrl);
+  let view;
+  try {
+    view = build(scan, options);
+  } finally {
+    readPageAs(null);
+  }
   return {
     view,
     frames: options.frames ? frameOwners(scan) : [], // only for views stitched across frames

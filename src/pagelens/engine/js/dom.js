@@ -72,18 +72,54 @@ export function walkRenderedElements(root, visit, shadowRoots) {
   walkElements(root, step, shadowRoots);
 }
 
+// ---- the address a capture reads the page from
+// A capture may read the page as if it had been loaded from another address (a
+// CaptureRequest's baseUrl): relative links then resolve against it, and the views report
+// it as their url. It holds for one capture (capture.js sets and clears it).
+
+let readAddress = null;
+
+export function readPageAs(url) {
+  readAddress = url || null;
+}
+
+// The page's address, as the views report it.
+export function pageUrl() {
+  return readAddress || location.href;
+}
+
+// What relative URLs resolve against: the document's base, or with a read address, that
+// address (a <base href> of the page's own taken relative to it, as a browser would).
+export function baseUrl() {
+  if (!readAddress) return document.baseURI;
+  const own = document.querySelector('base[href]');
+  if (own) {
+    try {
+      return new URL(own.getAttribute('href'), readAddress).href;
+    } catch (e) {
+      // an unusable <base href> is ignored, as browsers ignore it
+    }
+  }
+  return readAddress;
+}
+
+// `raw` (an attribute's URL) made absolute; as written when it is not a URL, as the
+// browser gives it for HTML links.
+export function absoluteUrl(raw) {
+  try {
+    return new URL(raw, baseUrl()).href;
+  } catch (e) {
+    return raw;
+  }
+}
+
 // The absolute URL an element's href points to ('' without one). An SVG link's `href` is
-// an SVGAnimatedString, not a string: its attribute is resolved against the base URL.
+// an SVGAnimatedString, not a string: its attribute is resolved like any other.
 export function linkUrl(el) {
   const href = el.href;
-  if (typeof href === 'string') return href;
+  if (typeof href === 'string' && !readAddress) return href; // the browser resolved it already
   const raw = el.getAttribute('href') || el.getAttributeNS(XLINK_NS, 'href');
-  if (!raw) return '';
-  try {
-    return new URL(raw, el.baseURI).href;
-  } catch (e) {
-    return raw; // not a URL: as written, as the browser gives it for HTML links
-  }
+  return raw ? absoluteUrl(raw) : '';
 }
 
 const XLINK_NS = 'http://www.w3.org/1999/xlink';

@@ -7,6 +7,7 @@
 
 import { NON_FIELD_TYPES } from './summary.js';
 import { isEditingHost } from './role.js';
+import { pageUrl } from './dom.js';
 import { truncate } from './core.js';
 
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'base']);
@@ -74,5 +75,5 @@ export function domView(_scan, options) {
   };
 
   if (document.documentElement) truncated = !write(document.documentElement);
-  return { url: location.href, title: document.title || '', html: parts.join(''), truncated };
+  return { url: pageUrl(), title: document.title || '', html: parts.join(''), truncated };
 }

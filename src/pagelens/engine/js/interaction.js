@@ -8,6 +8,7 @@ import { controlStates, fieldValue, isSensitiveField } from './states.js';
 import { isRendered } from './visibility.js';
 import { landmarkOf, regionOf } from './region.js';
 import { visibleHeadings } from './summary.js';
+import { pageUrl } from './dom.js';
 
 const MAX_NAME = 160;
 const MAX_VALUE = 200;
@@ -92,7 +93,7 @@ export function interactionView(scan, options) {
   }
   return {
     title: normalizeSpace(document.title),
-    url: location.href,
+    url: pageUrl(),
     headings: pageHeadings(options.maxHeadings),
     regions: pageRegions(scan),
     controls,

@@ -4,7 +4,7 @@
 // widget role `click`.
 import { SKIP_TAGS } from './collect.js';
 import { controlStates, fieldValue, isSensitiveField } from './states.js';
-import { detailsSummary, walkRenderedElements } from './dom.js';
+import { detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
 import { isComma, splitSelector, surveyedElements } from './stylerules.js';
 import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
@@ -155,7 +155,7 @@ export function semanticView(scan, options) {
   const doc = document.scrollingElement || document.documentElement || { scrollTop: 0, scrollHeight: 0, clientHeight: 0 };
   const view = {
     mode: 'semantic',
-    url: location.href,
+    url: pageUrl(),
     title: normalizeSpace(document.title),
     viewport: viewportSize(),
     scrollPosition: scrollPercent(doc.scrollTop, doc.scrollHeight - doc.clientHeight),

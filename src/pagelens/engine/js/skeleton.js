@@ -3,7 +3,7 @@
 
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';
 import { NON_FIELD_TYPES } from './summary.js';
-import { linkUrl } from './dom.js';
+import { baseUrl, linkUrl, pageUrl } from './dom.js';
 
 const SKELETON_ATTRS = ['id', 'name', 'type', 'href', 'value', 'placeholder', 'role', 'aria-label', 'data-testid'];
 const VOID_TAGS = new Set(['input', 'img', 'area']);
@@ -26,13 +26,29 @@ function shownHref(el, origin) {
 // The origin of the address a view reports: the page's own, or for a document without
 // one (about:blank, as a static capture is) its base URL's; '' when that is opaque too.
 function pageOrigin() {
-  if (location.origin !== 'null') return location.origin;
-  try {
-    const origin = new URL(document.baseURI).origin;
-    return origin === 'null' ? '' : origin;
-  } catch (e) {
-    return '';
+  for (const url of [pageUrl(), baseUrl()]) {
+    try {
+      const origin = new URL(url).origin;
+      if (origin !== 'null') return origin;
+    } catch (e) {
+      // not a URL: try the next
+    }
   }
+  return '';
+}
+
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
+// The length of `text` in UTF-8 bytes, what the skeleton's size limit counts.
+function utf8Length(text) {
+  if (ASCII_RE.test(text)) return text.length; // nearly every line
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // 2 bytes below U+0800, 3 above; a surrogate pair (two units) makes 4.
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit >= 0xe000) ? 2 : 1;
+  }
+  return bytes;
 }
 
 function skeletonAttributes(control, origin) {
@@ -50,23 +66,36 @@ function skeletonAttributes(control, origin) {
   return out;
 }
 
-export function skeletonView(scan) {
+function skeletonLine(control, origin) {
+  const tag = control.el.localName;
+  const attrs = skeletonAttributes(control, origin);
+  if (VOID_TAGS.has(tag)) return `<${tag}${attrs}>`;
+  if (tag === 'select') {
+    const options = Array.from(control.el.options).slice(0, 20)
+      .map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join('');
+    return `<select${attrs}>${options}</select>`;
+  }
+  const text = tag === 'textarea' ? '' : escapeHtml(truncate(control.name, 80));
+  return `<${tag}${attrs}>${text}</${tag}>`;
+}
+
+// One element a line, in document order, up to `maxSkeletonBytes` of UTF-8: the first
+// element that would pass it ends the html (`truncated`).
+export function skeletonView(scan, options) {
+  const limit = options.maxSkeletonBytes || 100 * 1024;
   const lines = [];
   const origin = pageOrigin();
+  let bytes = -1; // the first line has no newline before it
+  let truncated = false;
   for (const control of scan.controls) {
     if (!control.visible) continue;
-    const tag = control.el.localName;
-    const attrs = skeletonAttributes(control, origin);
-    if (VOID_TAGS.has(tag)) {
-      lines.push(`<${tag}${attrs}>`);
-    } else if (tag === 'select') {
-      const options = Array.from(control.el.options).slice(0, 20)
-        .map((o) => `<option>${escapeHtml(truncate(normalizeSpace(o.label || o.text), 60))}</option>`).join('');
-      lines.push(`<select${attrs}>${options}</select>`);
-    } else {
-      const text = tag === 'textarea' ? '' : escapeHtml(truncate(control.name, 80));
-      lines.push(`<${tag}${attrs}>${text}</${tag}>`);
+    const line = skeletonLine(control, origin);
+    bytes += 1 + utf8Length(line);
+    if (bytes > limit) {
+      truncated = true;
+      break;
     }
+    lines.push(line);
   }
-  return { url: location.href, title: normalizeSpace(document.title), html: lines.join('\n') };
+  return { url: pageUrl(), title: normalizeSpace(document.title), html: lines.join('\n'), truncated };
 }

@@ -6,7 +6,7 @@ import { SelectorBuilder } from './selector.js';
 import { TextStats, findMainNode, isInlineTag, previewStart, readableText, textLength } from './content.js';
 import { accessibleName } from './accname.js';
 import { classifyPage, pageSignals } from './classify.js';
-import { isComposedDescendant, linkUrl } from './dom.js';
+import { absoluteUrl, isComposedDescendant, linkUrl, pageUrl } from './dom.js';
 import { isRendered } from './visibility.js';
 import { isSensitiveField } from './states.js';
 import { regionOf } from './region.js';
@@ -160,12 +160,7 @@ function fieldLabel(control) {
 // form.action.
 function formAction(form) {
   const action = form ? form.getAttribute('action') : null;
-  if (action === null) return null;
-  try {
-    return new URL(action, document.baseURI).href;
-  } catch (e) {
-    return action;
-  }
+  return action === null ? null : absoluteUrl(action);
 }
 
 function visibleForms(scan, maxForms, maxFields, full) {
@@ -369,7 +364,7 @@ export function summaryView(scan, mode, deadline) {
     }, secrets));
   }
   return redactSummary({
-    url: location.href, title, type, headings,
+    url: pageUrl(), title, type, headings,
     nav_links: navLinks(scan, stats, limits.navLinks).map((link) => ({ ...link, text: redact(link.text, secrets) })),
     forms, main_content_preview: preview, interactive_element_count: interactive, word_count: wordCount,
   }, secrets);
