@@ -192,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     columns = (TextColumn("{task.description:<42}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         types = asyncio.run(classify(chosen, progress))
-    sites = {half: len({p.site for p in pages if halves[p.id] == half}) for half in wanted}
-    console.print(", ".join(f"{half}: {sum(halves[p.id] == half for p in pages)} pages, {sites[half]} sites" for half in wanted))
+    for half in wanted:
+        members = [p for p in pages if halves[p.id] == half]
+        console.print(f"{half}: {len(members)} pages, {len({p.site for p in members})} sites")
     scores = {half: score((p for p in chosen if halves[p.id] == half), types) for half in wanted}
     passed = render(console, scores)
     return 0 if passed or args.half == TUNING else 1

@@ -139,9 +139,7 @@ async def test_an_error_status_makes_a_bare_page_an_error_page(page: pagelens.Pa
     assert (await page.summary("full", http_status=404)).type == "error_page"
 
 
-async def test_an_error_status_gives_way_to_content_that_says_otherwise(
-    page: pagelens.Page, fixtures_url: str
-) -> None:
+async def test_an_error_status_gives_way_to_content_that_says_otherwise(page: pagelens.Page, fixtures_url: str) -> None:
     await page.goto(f"{fixtures_url}summary/article.html")
     assert (await page.summary("compact", http_status=404)).type == "article"
     await page.goto(f"{fixtures_url}summary/login.html")

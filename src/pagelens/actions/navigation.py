@@ -194,7 +194,5 @@ async def _loaded(
         message=f"loaded {page.url}" + (f" (HTTP {response.status})" if response is not None else ""),
     )
     if summary:
-        result.summary, result.summary_error = await take_summary(
-            tab.page, options.summary_timeout, result.http_status
-        )
+        result.summary, result.summary_error = await take_summary(tab.page, options.summary_timeout, result.http_status)
     return result

@@ -3056,7 +3056,7 @@ var bundle = (() => {
     if (s.words >= APP_MAX_WORDS || s.topCluster >= 50 || s.forms.some((f) => f.passwords)) return false;
     return s.statefulItems >= 2 || s.editors >= 1 || s.scriptedEntry;
   }
-  var APP_MAX_WORDS = 200;
+  var APP_MAX_WORDS = 300;
   function namesScreen(s, re) {
     return re.test(s.title) || re.test(s.h1);
   }

@@ -14,9 +14,11 @@ import { normalizeSpace } from './core.js';
  *                  container (see TextStats). Checked this early because articles carry
  *                  sign-in boxes, comment forms and search fields in their chrome.
  *  login           a form with exactly one password field (by type, or by its label: some
- *                  templates type it "email") and at most two other text fields, on a page
- *                  of modest size (< 800 words: forums and shops put a sign-in box in the
- *                  header of big pages) whose largest form is not a big one (< 10 fields).
+ *                  templates type it "email") and at most two other text fields, not in
+ *                  page chrome (a sign-in box in a sidebar, header or dialog sits beside the
+ *                  content), on a page of modest size (< 800 words: forums and shops put a
+ *                  sign-in box in the header of big pages) whose largest form is not a big
+ *                  one (< 10 fields).
  *  search_results  a search field holds a query (not a placeholder) and the title repeats it
  *                  or the page states a result count or "no results".
  *  form            a registration form (two password fields, or one beside three or more
@@ -28,8 +30,16 @@ import { normalizeSpace } from './core.js';
  *  app             a title segment or the main heading names an application screen (inbox,
  *                  calendar, chat, kanban board, file manager, editor, ...) on a page of
  *                  >= 20 controls and little prose (cluster < 100 words).
+ *  app             a screen for work, not reading: < 300 words, cluster < 50, no password
+ *                  field, and state the page keeps (>= 2 list items or rows outside any form
+ *                  with a checkbox, a switch or a drag handle; an editor or a toolbar) or a
+ *                  text field only its script reads (no form or button submits it).
  *  form            a form of three or more fields dominating a small page (< 600 words,
- *                  cluster < 150), or a near-empty page (< 60 words) with a form field.
+ *                  cluster < 150).
+ *  error_page      the main document came with an HTTP status >= 400 (given by the caller)
+ *                  and the page does not read as an article (the two article rules below):
+ *                  what the rules below say is weaker than the status.
+ *  form            a near-empty page (< 60 words) with a form field.
  *  article         the page declares itself an article (og:type, or schema.org Article,
  *                  NewsArticle, BlogPosting, ...) and has some prose (a 30-word cluster or
  *                  150 prose words) or no rendered text at all (built by script).
@@ -409,7 +419,7 @@ function isAppShell(s) {
   if (s.words >= APP_MAX_WORDS || s.topCluster >= 50 || s.forms.some((f) => f.passwords)) return false;
   return s.statefulItems >= 2 || s.editors >= 1 || s.scriptedEntry;
 }
-const APP_MAX_WORDS = 200;
+const APP_MAX_WORDS = 300;
 
 function namesScreen(s, re) {
   return re.test(s.title) || re.test(s.h1);
