@@ -2986,7 +2986,7 @@ var bundle = (() => {
         return largestForm(this);
       },
       statefulItems,
-      editors: () => scan.controls.filter((c) => c.role === "textbox" && c.visible && isEditingHost(c.el)).length + document.querySelectorAll('[role="toolbar" i]').length,
+      editors: () => scan.controls.filter((c) => c.role === "textbox" && c.visible && isEditingHost(c.el)).length + Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length,
       scriptedEntry: () => scriptedEntry(scan)
     });
   }

@@ -328,7 +328,7 @@ export function pageSignals(scan, stats, httpStatus = 0) {
     largestForm() { return largestForm(this); },
     statefulItems: statefulItems,
     editors: () => scan.controls.filter((c) => c.role === 'textbox' && c.visible && isEditingHost(c.el)).length +
-      document.querySelectorAll('[role="toolbar" i]').length,
+      Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length,
     scriptedEntry: () => scriptedEntry(scan),
   });
 }
