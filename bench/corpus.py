@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 CORPUS_DIR = Path(os.environ.get("PAGELENS_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 PAGES_DIR = CORPUS_DIR / "pages"
@@ -22,6 +24,8 @@ class CorpusPage:
     kind: str
     expected_type: str | None
     alt_expected_types: tuple[str, ...] = field(default=())
+    source_repo: str = ""
+    original_url: str | None = None
 
     @property
     def dir(self) -> Path:
@@ -36,6 +40,43 @@ class CorpusPage:
 
     def ground_truth(self, name: str) -> Any:
         return json.loads((self.dir / name).read_text(encoding="utf-8"))
+
+    @property
+    def site(self) -> str:
+        """The site the page comes from, the unit a split of the corpus keeps whole: the
+        registrable domain of the page's address (recorded with the page, in its ground
+        truth, or declared by the page as its canonical or og:url), else the repository it
+        was taken from (a template's demo pages, a test suite's fixtures)."""
+        host = urlsplit(self._address() or "").hostname
+        return registrable_domain(host) if host else self.source_repo
+
+    def _address(self) -> str | None:
+        if self.original_url:
+            return self.original_url
+        if (self.dir / "ground-truth.json").exists():
+            return self.ground_truth("ground-truth.json").get("url")
+        if (self.dir / "expected-login-form.json").exists():
+            return self.ground_truth("expected-login-form.json")[0]
+        html = (self.dir / "page.html").read_text(encoding="utf-8")
+        for tag in _SELF_URL_TAG.findall(html):
+            url = _ABSOLUTE_URL.search(tag)
+            if url:
+                return url.group(1)
+        return None
+
+
+_SELF_URL_TAG = re.compile(r"<(?:link|meta)\b[^>]*(?:rel=[\"']?canonical|property=[\"']?og:url)[^>]*>", re.IGNORECASE)
+_ABSOLUTE_URL = re.compile(r"(?:href|content)=[\"']?(https?://[^\"'\s>]+)", re.IGNORECASE)
+# Second-level labels under which country domains register names (example.co.uk).
+_SECOND_LEVEL = frozenset({"ac", "co", "com", "edu", "go", "gov", "ne", "net", "or", "org"})
+
+
+def registrable_domain(host: str) -> str:
+    """`news.example.co.uk` -> `example.co.uk`: the part of a host its owner registered
+    (close enough without the public-suffix list for splitting the corpus by site)."""
+    labels = host.lower().strip(".").split(".")
+    keep = 3 if len(labels) >= 3 and labels[-2] in _SECOND_LEVEL and len(labels[-1]) == 2 else 2
+    return ".".join(labels[-keep:])
 
 
 def corpus_available() -> bool:
@@ -62,6 +103,8 @@ def corpus_pages() -> tuple[CorpusPage, ...]:
                 kind=entry["kind"],
                 expected_type=meta.get("expected_type"),
                 alt_expected_types=tuple(meta.get("alt_expected_types") or ()),
+                source_repo=meta["source_repo"],
+                original_url=meta.get("original_url"),
             )
         )
     return tuple(pages)

@@ -26,6 +26,8 @@ ROUTES = {
         {"Content-Type": "text/html"},
         b"<title>500 Internal Server Error</title><h1>Internal Server Error</h1>",
     ),
+    # A 404 whose body says only one word: the status alone tells what it is.
+    "/gone": (404, {"Content-Type": "text/html"}, b"Nope"),
 }
 
 

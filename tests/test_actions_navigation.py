@@ -110,7 +110,7 @@ async def test_a_name_that_does_not_resolve_then_the_next_navigation_works(sessi
     assert after["success"] is True and after["title"] == "Book"
 
 
-@pytest.mark.parametrize(("path", "status"), [("no-such-page.html", 404), ("broken", 500)])
+@pytest.mark.parametrize(("path", "status"), [("no-such-page.html", 404), ("broken", 500), ("gone", 404)])
 async def test_http_error_pages_load_and_say_so(session: Session, site: str, path: str, status: int) -> None:
     result = await session.interact({"action": "navigate", "url": f"{site}{path}"})
     assert result["success"] is True

@@ -77,10 +77,14 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
 async def take_summary(
     page: Page,
     timeout: float = SUMMARY_TIMEOUT_S,  # noqa: ASYNC109 - the limit is passed on to the engine
+    http_status: int | None = None,
 ) -> tuple[CompactSummary | None, str | None]:
-    """The compact summary, or (None, why it is missing)."""
+    """The compact summary, or (None, why it is missing). `http_status`: the main
+    document's, where known (it can make the page an error_page)."""
     try:
-        summary = await asyncio.wait_for(page.summary("compact", timeout=timeout), timeout + 1.0)
+        summary = await asyncio.wait_for(
+            page.summary("compact", timeout=timeout, http_status=http_status), timeout + 1.0
+        )
     except (CaptureTimeoutError, TimeoutError):
         return None, ErrorCode.SUMMARY_TIMEOUT
     except PagelensError as exc:
@@ -206,4 +210,4 @@ async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeo
     if status is ContentScriptStatus.FAILED:
         result.summary, result.summary_error = None, ErrorCode.SCRIPT_INJECTION_FAILED
     else:
-        result.summary, result.summary_error = await take_summary(tab.page, summary_timeout)
+        result.summary, result.summary_error = await take_summary(tab.page, summary_timeout, result.http_status)

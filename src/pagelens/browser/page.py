@@ -93,21 +93,32 @@ class Page:
         mode: Literal["compact"] = "compact",
         *,
         timeout: float | None = None,  # noqa: ASYNC109
+        http_status: int | None = None,
     ) -> CompactSummary: ...
 
     @overload
-    async def summary(self, mode: Literal["full"], *, timeout: float | None = None) -> FullSummary: ...  # noqa: ASYNC109
+    async def summary(
+        self,
+        mode: Literal["full"],
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109
+        http_status: int | None = None,
+    ) -> FullSummary: ...
 
     async def summary(
         self,
         mode: str = "compact",
         *,
         timeout: float | None = None,  # noqa: ASYNC109
+        http_status: int | None = None,
     ) -> CompactSummary | FullSummary:
-        """The compact or full page summary."""
+        """The compact or full page summary. `http_status` is the HTTP status the page's
+        main document came with, where the caller knows it (a navigation's response): the
+        page runs in the browser and cannot tell, and an error status makes the page an
+        `error_page` unless its content says otherwise (docs/page-types.md)."""
         if mode not in ("compact", "full"):
             raise InvalidRequestError(f"summary mode must be 'compact' or 'full', not {mode!r}")
-        return await self.snapshot(mode, timeout=timeout)  # type: ignore[return-value]
+        return await self.snapshot(mode, timeout=timeout, http_status=http_status)  # type: ignore[return-value]
 
     async def interaction_model(
         self,
@@ -154,6 +165,7 @@ class Page:
         max_iframe_depth: int | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
         if_changed_since: str | None = None,
+        http_status: int | None = None,
     ) -> View | Unchanged:
         """Any view by name (VIEWS: compact, full, interaction, semantic, skeleton, ...).
 
@@ -161,7 +173,8 @@ class Page:
         a short grace, or raises CaptureTimeoutError; bad arguments raise
         InvalidRequestError before the page is touched. Every view has a `hash`; given
         `if_changed_since` (a view's hash), a view that still hashes the same comes back as
-        ``Unchanged(hash=...)`` instead."""
+        ``Unchanged(hash=...)`` instead. `http_status` (see `summary`) is read by the
+        summaries only."""
         if mode not in VIEWS:
             raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
         if if_changed_since is not None:
@@ -176,6 +189,7 @@ class Page:
             "baseUrl": capture_request.baseUrl,
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
+            "httpStatus": _http_status(http_status),
         }
         spec = VIEW_SPECS[mode]
         options["frames"] = spec.frames
@@ -246,6 +260,15 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidRequestError(f"{name} must be true or false, not {value!r}")
     return value
+
+
+def _http_status(status: object) -> int:
+    """An HTTP status for the engine (0: unknown)."""
+    if status is None:
+        return 0
+    if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
+        raise InvalidRequestError(f"http_status must be an HTTP status code (100-599), not {status!r}")
+    return status
 
 
 def time_limit(timeout: object, default: float) -> float:

@@ -2842,7 +2842,7 @@ var bundle = (() => {
     return ["", "text", "email"].includes(type) && PASSWORD_HINT_RE.test(fieldHint(control));
   }
   var TEXT_ROLES = /* @__PURE__ */ new Set(["textbox", "searchbox", "combobox", "spinbutton", "date"]);
-  function formGroups(scan) {
+  function formGroups(scan, stats) {
     const groups = /* @__PURE__ */ new Map();
     for (const control of scan.controls) {
       const el = control.el;
@@ -2853,9 +2853,10 @@ var bundle = (() => {
       const form = el.form || el.closest("form");
       let group = groups.get(form);
       if (!group) {
-        group = { passwords: 0, text: 0, search: 0, other: 0, filledQuery: "" };
+        group = { passwords: 0, text: 0, search: 0, other: 0, filledQuery: "", chrome: true };
         groups.set(form, group);
       }
+      group.chrome &&= stats.chromeOf(el);
       if (isPasswordField(control)) group.passwords++;
       else if (TEXT_ROLES.has(control.role) && tag !== "select" && isSearchField(control)) {
         group.search++;
@@ -2934,6 +2935,35 @@ var bundle = (() => {
     }
     return count;
   }
+  var ITEM_SELECTOR = 'li, tr, [role="listitem" i], [role="row" i], [role="option" i], [role="treeitem" i]';
+  function statefulItems() {
+    const items = /* @__PURE__ */ new Set();
+    const toggles = 'input[type="checkbox" i], [role="checkbox" i], [role="switch" i], [draggable="true" i]';
+    for (const el of document.querySelectorAll(toggles)) {
+      if (el.closest("form")) continue;
+      const item = el.matches(ITEM_SELECTOR) ? el : el.closest(ITEM_SELECTOR);
+      if (item && !items.has(item) && isRendered(item)) items.add(item);
+    }
+    return items.size;
+  }
+  var SUBMIT_LABEL_RE = /^(submit|send|save|search|go|ok|continue|next|apply|confirm|sign (in|up)|log ?in|register|subscribe|join|post|book|buy|order|pay|find)\b/i;
+  function isSubmitControl(control) {
+    const el = control.el;
+    const type = (el.getAttribute("type") || "").toLowerCase();
+    if (el.localName === "input" && (type === "submit" || type === "image")) return true;
+    if (el.localName === "button" && el.form && (type === "" || type === "submit")) return true;
+    return control.role === "button" && SUBMIT_LABEL_RE.test(control.name);
+  }
+  function scriptedEntry(scan) {
+    let field = false;
+    for (const control of scan.controls) {
+      if (!control.visible) continue;
+      if (isSubmitControl(control)) return false;
+      const el = control.el;
+      if (!field && control.role === "textbox" && el.localName !== "textarea" && !isEditingHost(el) && !isPasswordField(control) && !isSearchField(control)) field = true;
+    }
+    return field;
+  }
   function visibleHeadingText(levels) {
     const out = [];
     for (const h of document.querySelectorAll(levels)) {
@@ -2942,20 +2972,21 @@ var bundle = (() => {
     }
     return out.join(" | ");
   }
-  function pageSignals(scan, stats) {
+  function pageSignals(scan, stats, httpStatus = 0) {
     const title = normalizeSpace(document.title);
     return lazySignals({
       title,
       words: stats.words,
       linkDensity: stats.linkDensity,
       proseWords: stats.proseWords,
-      topCluster: stats.topCluster
+      topCluster: stats.topCluster,
+      httpStatus
     }, {
       h1: () => visibleHeadingText("h1"),
       headings: () => visibleHeadingText("h1, h2, h3"),
       links: () => scan.controls.filter((c) => c.role === "link" && c.visible).length,
       controls: () => scan.controls.filter((c) => c.visible).length,
-      forms: () => formGroups(scan),
+      forms: () => formGroups(scan, stats),
       query() {
         return (this.forms.find((f) => f.filledQuery) || {}).filledQuery || "";
       },
@@ -2973,7 +3004,10 @@ var bundle = (() => {
       declared: declaredTypes,
       largestForm() {
         return largestForm(this);
-      }
+      },
+      statefulItems,
+      editors: () => scan.controls.filter((c) => c.role === "textbox" && c.visible && isEditingHost(c.el)).length + Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length,
+      scriptedEntry: () => scriptedEntry(scan)
     });
   }
   function lazySignals(signals, measures) {
@@ -2999,7 +3033,7 @@ var bundle = (() => {
   }
   var RECOVERY_RE = /(forgot|forgotten|reset|recover|lost|request)\w*\W+(\w+\W+){0,2}password|password\W+(reset|recovery)|passwort vergessen|mot de passe oubli|olvid\S* (tu |su )?contraseña|glemt\S* (mitt |ditt )?passord|glömt\S* lösenord/i;
   function hasLoginForm(s) {
-    return s.forms.some((f) => f.passwords === 1 && f.text <= 2);
+    return s.forms.some((f) => f.passwords === 1 && f.text <= 2 && !f.chrome);
   }
   function hasRegistrationForm(s) {
     return s.forms.some((f) => f.passwords >= 2 || f.passwords === 1 && f.text >= 3);
@@ -3022,14 +3056,27 @@ var bundle = (() => {
     if (s.charts >= 2 && s.topCluster < 150) return "dashboard";
     if (namesScreen(s, DASHBOARD_RE) && s.controls >= 20 && s.topCluster < 150) return "dashboard";
     if (namesScreen(s, APP_RE) && s.controls >= 20 && s.topCluster < 100) return "app";
+    if (isAppShell(s)) return "app";
     if (s.largestForm >= 3 && s.words < 600 && s.topCluster < 150) return "form";
+    if (s.httpStatus >= 400 && !(s.words > 0 && (isDeclaredArticle(s) || isProseArticle(s)))) return "error_page";
     if (s.words < 60 && s.largestForm >= 1) return "form";
-    if (declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0)) return "article";
+    if (isDeclaredArticle(s)) return "article";
     if (declaresProduct(s) || s.cart >= 1 && s.cart <= 2) return "generic";
     if (isListing(s)) return "link_list";
-    if (s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords) return "article";
+    if (isProseArticle(s)) return "article";
     return "generic";
   }
+  function isDeclaredArticle(s) {
+    return declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0);
+  }
+  function isProseArticle(s) {
+    return s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords;
+  }
+  function isAppShell(s) {
+    if (s.words >= APP_MAX_WORDS || s.topCluster >= 50 || s.forms.some((f) => f.passwords)) return false;
+    return s.statefulItems >= 2 || s.editors >= 1 || s.scriptedEntry;
+  }
+  var APP_MAX_WORDS = 300;
   function namesScreen(s, re) {
     return re.test(s.title) || re.test(s.h1);
   }
@@ -3315,11 +3362,11 @@ var bundle = (() => {
     for (const form of summary.forms) form.fields = form.fields.map((f) => redact(f, values));
     return summary;
   }
-  function summaryView(scan, mode, deadline) {
+  function summaryView(scan, mode, deadline, httpStatus = 0) {
     const limits = SUMMARY_LIMITS[mode];
     const stats = new TextStats(document.body, deadline);
     const mainNode = findMainNode(stats);
-    const type = classifyPage(pageSignals(scan, stats));
+    const type = classifyPage(pageSignals(scan, stats, httpStatus));
     const title = truncate(normalizeSpace(document.title), 120);
     const headings = visibleHeadings(limits.levels, limits.headings);
     const start = previewStart(stats);
@@ -3835,8 +3882,8 @@ var bundle = (() => {
 
   // src/pagelens/engine/js/capture.js
   var VIEWS = {
-    compact: (scan, options) => summaryView(scan, "compact", options.deadline),
-    full: (scan, options) => summaryView(scan, "full", options.deadline),
+    compact: (scan, options) => summaryView(scan, "compact", options.deadline, options.httpStatus || 0),
+    full: (scan, options) => summaryView(scan, "full", options.deadline, options.httpStatus || 0),
     interaction: interactionView,
     semantic: semanticView,
     skeleton: skeletonView,

@@ -13,8 +13,8 @@ import { summaryView } from './summary.js';
 
 // The views, by the name Python asks for (engine/models.py declares them there too).
 const VIEWS = {
-  compact: (scan, options) => summaryView(scan, 'compact', options.deadline),
-  full: (scan, options) => summaryView(scan, 'full', options.deadline),
+  compact: (scan, options) => summaryView(scan, 'compact', options.deadline, options.httpStatus || 0),
+  full: (scan, options) => summaryView(scan, 'full', options.deadline, options.httpStatus || 0),
   interaction: interactionView,
   semantic: semanticView,
   skeleton: skeletonView,

@@ -1,4 +1,5 @@
 import { countWords, isInlineTag } from './content.js';
+import { isEditingHost } from './role.js';
 import { isRendered } from './visibility.js';
 import { normalizeSpace } from './core.js';
 
@@ -13,9 +14,11 @@ import { normalizeSpace } from './core.js';
  *                  container (see TextStats). Checked this early because articles carry
  *                  sign-in boxes, comment forms and search fields in their chrome.
  *  login           a form with exactly one password field (by type, or by its label: some
- *                  templates type it "email") and at most two other text fields, on a page
- *                  of modest size (< 800 words: forums and shops put a sign-in box in the
- *                  header of big pages) whose largest form is not a big one (< 10 fields).
+ *                  templates type it "email") and at most two other text fields, not in
+ *                  page chrome (a sign-in box in a sidebar, header or dialog sits beside the
+ *                  content), on a page of modest size (< 800 words: forums and shops put a
+ *                  sign-in box in the header of big pages) whose largest form is not a big
+ *                  one (< 10 fields).
  *  search_results  a search field holds a query (not a placeholder) and the title repeats it
  *                  or the page states a result count or "no results".
  *  form            a registration form (two password fields, or one beside three or more
@@ -27,8 +30,16 @@ import { normalizeSpace } from './core.js';
  *  app             a title segment or the main heading names an application screen (inbox,
  *                  calendar, chat, kanban board, file manager, editor, ...) on a page of
  *                  >= 20 controls and little prose (cluster < 100 words).
+ *  app             a screen for work, not reading: < 300 words, cluster < 50, no password
+ *                  field, and state the page keeps (>= 2 list items or rows outside any form
+ *                  with a checkbox, a switch or a drag handle; an editor or a toolbar) or a
+ *                  text field only its script reads (no form or button submits it).
  *  form            a form of three or more fields dominating a small page (< 600 words,
- *                  cluster < 150), or a near-empty page (< 60 words) with a form field.
+ *                  cluster < 150).
+ *  error_page      the main document came with an HTTP status >= 400 (given by the caller)
+ *                  and the page does not read as an article (the two article rules below):
+ *                  what the rules below say is weaker than the status.
+ *  form            a near-empty page (< 60 words) with a form field.
  *  article         the page declares itself an article (og:type, or schema.org Article,
  *                  NewsArticle, BlogPosting, ...) and has some prose (a 30-word cluster or
  *                  150 prose words) or no rendered text at all (built by script).
@@ -121,7 +132,9 @@ function isPasswordField(control) {
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'date']);
 
 // Visible form fields grouped by their form (fields outside any form share one group).
-function formGroups(scan) {
+// A group is chrome when all its fields are in page chrome (a sidebar, the header, a
+// dialog): a sign-in box beside the content rather than the content.
+function formGroups(scan, stats) {
   const groups = new Map();
   for (const control of scan.controls) {
     const el = control.el;
@@ -134,9 +147,10 @@ function formGroups(scan) {
     const form = el.form || el.closest('form');
     let group = groups.get(form);
     if (!group) {
-      group = { passwords: 0, text: 0, search: 0, other: 0, filledQuery: '' };
+      group = { passwords: 0, text: 0, search: 0, other: 0, filledQuery: '', chrome: true };
       groups.set(form, group);
     }
+    group.chrome &&= stats.chromeOf(el);
     if (isPasswordField(control)) group.passwords++;
     else if (TEXT_ROLES.has(control.role) && tag !== 'select' && isSearchField(control)) {
       group.search++;
@@ -235,6 +249,48 @@ function cartButtons() {
   return count;
 }
 
+// Items of a list the user works through: list items or rows, outside any form, that
+// hold a checkbox or a switch (a todo, a mail to select) or can be dragged (a card on a
+// board). A form's checkboxes are answers sent with it, not state kept by the page.
+const ITEM_SELECTOR = 'li, tr, [role="listitem" i], [role="row" i], [role="option" i], [role="treeitem" i]';
+
+function statefulItems() {
+  const items = new Set();
+  const toggles = 'input[type="checkbox" i], [role="checkbox" i], [role="switch" i], [draggable="true" i]';
+  for (const el of document.querySelectorAll(toggles)) {
+    if (el.closest('form')) continue;
+    const item = el.matches(ITEM_SELECTOR) ? el : el.closest(ITEM_SELECTOR);
+    if (item && !items.has(item) && isRendered(item)) items.add(item);
+  }
+  return items.size;
+}
+
+// Buttons that send what was typed; a field with none of them on its page is read by
+// the page's script when the user presses Enter (a todo's title, a chat line).
+const SUBMIT_LABEL_RE = /^(submit|send|save|search|go|ok|continue|next|apply|confirm|sign (in|up)|log ?in|register|subscribe|join|post|book|buy|order|pay|find)\b/i;
+
+function isSubmitControl(control) {
+  const el = control.el;
+  const type = (el.getAttribute('type') || '').toLowerCase();
+  if (el.localName === 'input' && (type === 'submit' || type === 'image')) return true;
+  if (el.localName === 'button' && el.form && (type === '' || type === 'submit')) return true;
+  return control.role === 'button' && SUBMIT_LABEL_RE.test(control.name);
+}
+
+// A text field (not a search box, not a password) that no form or button sends: entered
+// with the Enter key and handled by the page's script.
+function scriptedEntry(scan) {
+  let field = false;
+  for (const control of scan.controls) {
+    if (!control.visible) continue;
+    if (isSubmitControl(control)) return false;
+    const el = control.el;
+    if (!field && control.role === 'textbox' && el.localName !== 'textarea' && !isEditingHost(el) &&
+        !isPasswordField(control) && !isSearchField(control)) field = true;
+  }
+  return field;
+}
+
 function visibleHeadingText(levels) {
   const out = [];
   for (const h of document.querySelectorAll(levels)) {
@@ -246,16 +302,18 @@ function visibleHeadingText(levels) {
 
 // Everything the rules look at, each measured when a rule first reads it: the rules stop
 // at their first match, and most pages are decided before the costly signals (forms,
-// listings, charts, cart buttons) are asked for. `stats` is the page's TextStats.
-export function pageSignals(scan, stats) {
+// listings, charts, cart buttons) are asked for. `stats` is the page's TextStats;
+// `httpStatus` the status of the page's main document where the caller knows it (a
+// navigation does; a page read from an HTML string has none: 0).
+export function pageSignals(scan, stats, httpStatus = 0) {
   const title = normalizeSpace(document.title);
   return lazySignals({ title, words: stats.words, linkDensity: stats.linkDensity, proseWords: stats.proseWords,
-    topCluster: stats.topCluster }, {
+    topCluster: stats.topCluster, httpStatus }, {
     h1: () => visibleHeadingText('h1'),
     headings: () => visibleHeadingText('h1, h2, h3'),
     links: () => scan.controls.filter((c) => c.role === 'link' && c.visible).length,
     controls: () => scan.controls.filter((c) => c.visible).length,
-    forms: () => formGroups(scan),
+    forms: () => formGroups(scan, stats),
     query() { return (this.forms.find((f) => f.filledQuery) || {}).filledQuery || ''; },
     // Titles of result pages repeat the query, often shortened ("a long query…").
     queryInTitle() { return !!this.query && title.toLowerCase().includes(this.query.toLowerCase().slice(0, 30)); },
@@ -268,6 +326,10 @@ export function pageSignals(scan, stats) {
     ogType: () => metaContent('meta[property="og:type"]'),
     declared: declaredTypes,
     largestForm() { return largestForm(this); },
+    statefulItems: statefulItems,
+    editors: () => scan.controls.filter((c) => c.role === 'textbox' && c.visible && isEditingHost(c.el)).length +
+      Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length,
+    scriptedEntry: () => scriptedEntry(scan),
   });
 }
 
@@ -301,7 +363,7 @@ function declaresProduct(s) {
 const RECOVERY_RE = /(forgot|forgotten|reset|recover|lost|request)\w*\W+(\w+\W+){0,2}password|password\W+(reset|recovery)|passwort vergessen|mot de passe oubli|olvid\S* (tu |su )?contraseña|glemt\S* (mitt |ditt )?passord|glömt\S* lösenord/i;
 
 function hasLoginForm(s) {
-  return s.forms.some((f) => f.passwords === 1 && f.text <= 2);
+  return s.forms.some((f) => f.passwords === 1 && f.text <= 2 && !f.chrome);
 }
 
 function hasRegistrationForm(s) {
@@ -328,14 +390,36 @@ export function classifyPage(s) {
   if (s.charts >= 2 && s.topCluster < 150) return 'dashboard';
   if (namesScreen(s, DASHBOARD_RE) && s.controls >= 20 && s.topCluster < 150) return 'dashboard';
   if (namesScreen(s, APP_RE) && s.controls >= 20 && s.topCluster < 100) return 'app';
+  if (isAppShell(s)) return 'app';
   if (s.largestForm >= 3 && s.words < 600 && s.topCluster < 150) return 'form';
+  // An error status outweighs what the rules below would say, except text to read.
+  if (s.httpStatus >= 400 && !(s.words > 0 && (isDeclaredArticle(s) || isProseArticle(s)))) return 'error_page';
   if (s.words < 60 && s.largestForm >= 1) return 'form';
-  if (declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0)) return 'article';
+  if (isDeclaredArticle(s)) return 'article';
   if (declaresProduct(s) || (s.cart >= 1 && s.cart <= 2)) return 'generic';
   if (isListing(s)) return 'link_list';
-  if (s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords) return 'article';
+  if (isProseArticle(s)) return 'article';
   return 'generic';
 }
+
+// Declared an article, with some prose (or no rendered text at all: built by a script).
+function isDeclaredArticle(s) {
+  return declaresArticle(s) && (s.topCluster >= 30 || s.proseWords >= 150 || s.words === 0);
+}
+
+// A concentrated cluster of prose: most of what the page has to read is in one place.
+function isProseArticle(s) {
+  return s.topCluster >= 100 && s.topCluster >= 0.35 * s.proseWords;
+}
+
+// A screen built for work rather than reading: few words, no prose, and state the page
+// keeps (items with checkboxes or drag handles, an editor or a toolbar) or a field only
+// its script reads.
+function isAppShell(s) {
+  if (s.words >= APP_MAX_WORDS || s.topCluster >= 50 || s.forms.some((f) => f.passwords)) return false;
+  return s.statefulItems >= 2 || s.editors >= 1 || s.scriptedEntry;
+}
+const APP_MAX_WORDS = 300;
 
 function namesScreen(s, re) {
   return re.test(s.title) || re.test(s.h1);

@@ -340,11 +340,12 @@ function redactSummary(summary, values) {
   return summary;
 }
 
-export function summaryView(scan, mode, deadline) {
+// `httpStatus`: the main document's HTTP status where the caller knows it, else 0.
+export function summaryView(scan, mode, deadline, httpStatus = 0) {
   const limits = SUMMARY_LIMITS[mode];
   const stats = new TextStats(document.body, deadline);
   const mainNode = findMainNode(stats);
-  const type = classifyPage(pageSignals(scan, stats));
+  const type = classifyPage(pageSignals(scan, stats, httpStatus));
   const title = truncate(normalizeSpace(document.title), 120);
   const headings = visibleHeadings(limits.levels, limits.headings);
   const start = previewStart(stats);
