@@ -16,7 +16,7 @@ from playwright.async_api import CDPSession, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
-from pagelens.browser.world import FrameWorld
+from pagelens.browser.world import FrameWorld, preload_engine
 from pagelens.engine.models import Unreachable
 from pagelens.errors import ErrorCode, PagelensError
 
@@ -30,14 +30,22 @@ class FrameWorlds:
     def __init__(self, page: PlaywrightPage) -> None:
         self._page = page
         self._session: CDPSession | None = None
+        self._session_lock = asyncio.Lock()
         self._main_frame_id: str | None = None
         self._worlds: dict[str, FrameWorld] = {}
         self._frame_sessions: dict[Frame, CDPSession | None] = {}
 
     async def _page_session(self) -> CDPSession:
-        if self._session is None:
-            self._session = await self._page.context.new_cdp_session(self._page)
+        async with self._session_lock:  # one session per tab, however many ask at once
+            if self._session is None:
+                session = await self._page.context.new_cdp_session(self._page)
+                await preload_engine(session)  # the next documents find the engine ready
+                self._session = session
         return self._session
+
+    async def preload(self) -> None:
+        """Have the engine evaluated at the start of every new top-frame document."""
+        await self._page_session()
 
     async def main(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""
