@@ -231,6 +231,9 @@ class ActionResult(BaseModel):
     summary_error: str | None = None
     requested_url: str | None = None
     http_status: int | None = None
+    # Navigations: false when `load` had not fired a few seconds after the document was
+    # parsed (a resource still loading); the page was settled and read as it was.
+    load_complete: bool | None = None
     tab_id: str | None = None
     element_id: str | None = None
     healed: bool | None = None
