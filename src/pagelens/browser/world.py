@@ -190,7 +190,12 @@ class FrameWorld:
         undefined)."""
         reply = await self.session.send(
             "Runtime.evaluate",
-            {"expression": expression, "contextId": self.context_id, "objectGroup": OBJECT_GROUP, "returnByValue": False},
+            {
+                "expression": expression,
+                "contextId": self.context_id,
+                "objectGroup": OBJECT_GROUP,
+                "returnByValue": False,
+            },
         )
         if "exceptionDetails" in reply:
             details = reply["exceptionDetails"]
