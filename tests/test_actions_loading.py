@@ -29,9 +29,7 @@ async def test_an_ordinary_page_has_loaded_completely(session: Session, site: st
     assert "had not finished loading" not in result["message"]
 
 
-async def test_a_resource_whose_server_never_answers_does_not_hold_the_navigation(
-    session: Session, site: str
-) -> None:
+async def test_a_resource_whose_server_never_answers_does_not_hold_the_navigation(session: Session, site: str) -> None:
     started = time.monotonic()
     result = await session.interact({"action": "navigate", "url": f"{site}hanging-image.html"})
     elapsed = time.monotonic() - started
