@@ -6,12 +6,15 @@ reads.
     python -m bench.actions --pages 0       # every corpus page (about 4 s a page)
 
 Per corpus page, on loopback:
-  - side by side, `--repeat` times each, taking turns which goes first, each in a fresh
-    tab: a bare navigation (Playwright's goto until `load`, in a plain tab) and pagelens'
+  - side by side, `--repeat` times each, taking turns which goes first, in two tabs that
+    have loaded the page once already (HTTP cache and renderer warm, as in an agent's
+    tab): a bare navigation (Playwright's goto until `load`, in a plain tab) and pagelens'
     navigate with its summary, settling switched off (its wait is by design, and timed
     on its own below). The overhead is the difference of the two medians: the first
     capture of a new document with everything around it (loading policy, engine world,
-    the capture cold, the title, the result);
+    the capture cold, the title, the result). Beside wall time, the CPU time the whole
+    process tree (this process, Playwright's driver, every Chromium process) spent on
+    each navigation, from /proc: it hardly moves when other programs load the machine;
   - in one more tab, loaded until `load`: the engine world (the isolated world and the
     engine, ready to be called), then settling (the DOM quiet for 300 ms with no request
     in flight, 3 s cap) against the fixed 500 ms post-load delay, then the summary right
@@ -37,10 +40,12 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Awaitable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Page as PlaywrightPage
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -79,6 +84,9 @@ class PageRun:
     bare_ms: float | None = None  # median of the bare navigations
     navigate_ms: float | None = None  # median of pagelens' navigate with its summary, unsettled
     overhead_ms: float | None = None
+    bare_cpu_ms: float | None = None  # the same in CPU time of the whole process tree
+    navigate_cpu_ms: float | None = None
+    overhead_cpu_ms: float | None = None
     load_complete: bool | None = None
     world_ms: float | None = None
     settle_ms: float | None = None
@@ -105,46 +113,82 @@ def spread(pages: tuple[CorpusPage, ...], count: int) -> list[CorpusPage]:
     return [pages[int(i * step)] for i in range(count)]
 
 
-async def bare_navigation(browser: pagelens.Browser, url: str) -> float:
-    """Milliseconds to `load` in a plain Playwright tab (no pagelens engine)."""
-    page = await browser.context.new_page()
-    try:
-        started = time.perf_counter()
-        await page.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_S * 1000)
-        return (time.perf_counter() - started) * 1000
-    finally:
-        await page.close()
+def tree_cpu_ns(root: int) -> int:
+    """CPU time run so far by process `root` and all its descendants, every thread
+    (/proc/<pid>/task/<tid>/schedstat): Python, Playwright's driver, Chromium."""
+    total = 0
+    pids = [root]
+    while pids:
+        pid = pids.pop()
+        try:
+            for task in os.scandir(f"/proc/{pid}/task"):
+                with open(f"{task.path}/schedstat", encoding="ascii") as stat:
+                    total += int(stat.read().split()[0])
+                with open(f"{task.path}/children", encoding="ascii") as children:
+                    pids.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+    return total
 
 
-async def pagelens_navigation(browser: pagelens.Browser, url: str, run: PageRun) -> float:
-    """Milliseconds of navigate with its summary, settling off, in a fresh pagelens tab."""
-    page = await browser.new_page()
-    tab = Tab("bench", page, DialogPolicy())
-    tab.attach(page)
-    try:
-        started = time.perf_counter()
-        result = await navigate(tab, url, UNSETTLED, summary=True, base="")
-        elapsed = (time.perf_counter() - started) * 1000
-    finally:
-        await page.close()
+@dataclass(frozen=True)
+class Cost:
+    wall_ms: float
+    cpu_ms: float
+
+
+async def timed(navigation: Awaitable[Any]) -> tuple[Any, Cost]:
+    cpu = tree_cpu_ns(os.getpid())
+    started = time.perf_counter()
+    result = await navigation
+    wall = (time.perf_counter() - started) * 1000
+    return result, Cost(wall, (tree_cpu_ns(os.getpid()) - cpu) / 1e6)
+
+
+async def bare_navigation(page: PlaywrightPage, url: str) -> Cost:
+    """Playwright's goto until `load`."""
+    _, cost = await timed(page.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_S * 1000))
+    return cost
+
+
+async def pagelens_navigation(tab: Tab, url: str, run: PageRun) -> Cost:
+    """navigate with its summary, settling off."""
+    result, cost = await timed(navigate(tab, url, UNSETTLED, summary=True, base=""))
     if result.summary is None:
         raise RuntimeError(f"navigate: {result.error or result.summary_error}")
     run.load_complete = result.load_complete
-    return elapsed
+    return cost
 
 
 async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat: int, turn: int) -> None:
-    bare: list[float] = []
-    ours: list[float] = []
-    for i in range(repeat):
-        if (turn + i) % 2:
-            bare.append(await bare_navigation(browser, url))
-            ours.append(await pagelens_navigation(browser, url, run))
-        else:
-            ours.append(await pagelens_navigation(browser, url, run))
-            bare.append(await bare_navigation(browser, url))
-    run.bare_ms, run.navigate_ms = statistics.median(bare), statistics.median(ours)
+    """A plain Playwright tab and a pagelens tab, each loading the page once untimed (the
+    HTTP cache and the tab's renderer warm, as in an agent's tab), then `repeat` timed
+    navigations each, taking turns which goes first."""
+    plain = await browser.context.new_page()
+    page = await browser.new_page()
+    tab = Tab("bench", page, DialogPolicy())
+    tab.attach(page)
+    bare: list[Cost] = []
+    ours: list[Cost] = []
+    try:
+        await bare_navigation(plain, url)
+        await pagelens_navigation(tab, url, run)
+        for i in range(repeat):
+            if (turn + i) % 2:
+                bare.append(await bare_navigation(plain, url))
+                ours.append(await pagelens_navigation(tab, url, run))
+            else:
+                ours.append(await pagelens_navigation(tab, url, run))
+                bare.append(await bare_navigation(plain, url))
+    finally:
+        await plain.close()
+        await page.close()
+    run.bare_ms = statistics.median(c.wall_ms for c in bare)
+    run.navigate_ms = statistics.median(c.wall_ms for c in ours)
     run.overhead_ms = run.navigate_ms - run.bare_ms
+    run.bare_cpu_ms = statistics.median(c.cpu_ms for c in bare)
+    run.navigate_cpu_ms = statistics.median(c.cpu_ms for c in ours)
+    run.overhead_cpu_ms = run.navigate_cpu_ms - run.bare_cpu_ms
 
 
 async def measure_page(page: pagelens.Page, url: str, run: PageRun) -> None:
@@ -191,7 +235,6 @@ async def corpus_runs(pages: list[CorpusPage], repeat: int, console: Console) ->
                     run = PageRun(corpus_page.id)
                     url = corpus_page.path(base)
                     try:
-                        await bare_navigation(browser, url)  # once before timing: the HTTP cache is warm for both
                         await side_by_side(browser, url, run, repeat, turn)
                         page = await browser.new_page()  # a fresh tab: no history, no leftovers
                         try:
@@ -232,6 +275,9 @@ def report(runs: list[PageRun], clicks: list[float], console: Console) -> dict[s
     summary_ms = [r.summary_ms for r in measured if r.summary_ms is not None]
     world_ms = [r.world_ms for r in measured if r.world_ms is not None]
     overhead_ms = [r.overhead_ms for r in measured if r.overhead_ms is not None]
+    overhead_cpu_ms = [r.overhead_cpu_ms for r in measured if r.overhead_cpu_ms is not None]
+    bare_cpu_ms = [r.bare_cpu_ms for r in measured if r.bare_cpu_ms is not None]
+    navigate_cpu_ms = [r.navigate_cpu_ms for r in measured if r.navigate_cpu_ms is not None]
     bare_ms = [r.bare_ms for r in measured if r.bare_ms is not None]
     navigate_ms = [r.navigate_ms for r in measured if r.navigate_ms is not None]
     unfinished = sum(1 for r in measured if r.load_complete is False)
@@ -254,6 +300,12 @@ def report(runs: list[PageRun], clicks: list[float], console: Console) -> dict[s
         f"{percentile(overhead_ms, 50):.0f} ms",
         f"{overhead_p95:.0f} ms",
         f"budget p95 <= {OVERHEAD_BUDGET_P95_MS:.0f} ms: {_verdict(overhead_ok)}",
+    )
+    table.add_row(
+        "  the same in CPU time",
+        f"{percentile(overhead_cpu_ms, 50):.0f} ms",
+        f"{percentile(overhead_cpu_ms, 95):.0f} ms",
+        f"bare {percentile(bare_cpu_ms, 50):.0f} ms, navigate {percentile(navigate_cpu_ms, 50):.0f} ms (p50)",
     )
     table.add_row(
         "  bare navigation (goto until load)",
@@ -316,6 +368,9 @@ def report(runs: list[PageRun], clicks: list[float], console: Console) -> dict[s
         "pages": len(runs),
         "measured": len(measured),
         "overhead_ms": {"p50": percentile(overhead_ms, 50), "p95": overhead_p95},
+        "overhead_cpu_ms": {"p50": percentile(overhead_cpu_ms, 50), "p95": percentile(overhead_cpu_ms, 95)},
+        "bare_cpu_ms": {"p50": percentile(bare_cpu_ms, 50), "p95": percentile(bare_cpu_ms, 95)},
+        "navigate_cpu_ms": {"p50": percentile(navigate_cpu_ms, 50), "p95": percentile(navigate_cpu_ms, 95)},
         "bare_ms": {"p50": percentile(bare_ms, 50), "p95": percentile(bare_ms, 95)},
         "navigate_ms": {"p50": percentile(navigate_ms, 50), "p95": percentile(navigate_ms, 95)},
         "load_incomplete": unfinished,
