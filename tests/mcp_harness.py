@@ -163,8 +163,9 @@ class McpServer:
 
 
 def server_env() -> dict[str, str]:
-    """What a server subprocess needs from the test's environment (PAGELENS_CHROMIUM...)."""
-    basics = {k: os.environ[k] for k in ("PATH", "HOME", "LANG") if k in os.environ}
+    """What a server subprocess needs from the test's environment (PAGELENS_CHROMIUM...,
+    and PYTHONPATH, so that it runs the same sources as the tests)."""
+    basics = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "PYTHONPATH") if k in os.environ}
     return basics | {k: v for k, v in os.environ.items() if k.startswith("PAGELENS_")}
 
 
