@@ -1,16 +1,18 @@
 """A pytest plugin for the action tests (tests/test_actions_*.py, which load it with
 `pytest_plugins`): a loopback server for tests/fixtures/actions, plus a few routes a
-static folder cannot give (a redirect, a server error), and a session on a real
-Chromium."""
+static folder cannot give (a redirect, a server error, a slow answer, no answer at all,
+a body that never ends), and a session on a real Chromium."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -31,9 +33,24 @@ ROUTES = {
 }
 
 
+_STREAM_CHUNK_S = 0.2
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(("127.0.0.1", 0), functools.partial(_Handler, directory=str(directory)))
+        self.stopping = threading.Event()  # the routes that hold a connection open let go then
+
+
 class _Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
-        route = ROUTES.get(self.path.split("?")[0])
+        path = urlsplit(self.path).path
+        if path in _DYNAMIC:
+            _DYNAMIC[path](self)
+            return
+        route = ROUTES.get(path)
         if route is None:
             super().do_GET()
             return
@@ -48,16 +65,53 @@ class _Handler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
+    @property
+    def stopping(self) -> threading.Event:
+        assert isinstance(self.server, _Server)
+        return self.server.stopping
+
+    def hang(self) -> None:
+        """/hang: a server that never answers (until it stops)."""
+        self.stopping.wait()
+
+    def slow(self) -> None:
+        """/slow?ms=N&text=T: `text` as plain text after N milliseconds."""
+        query = parse_qs(urlsplit(self.path).query)
+        time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
+        body = query.get("text", [""])[0].encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def stream(self) -> None:
+        """/stream: an HTML body, chunked, that keeps coming until the client goes away."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        count = 0
+        with contextlib.suppress(OSError):  # the browser left
+            while not self.stopping.wait(_STREAM_CHUNK_S):
+                count += 1
+                chunk = f"<p>tick {count}</p>\n".encode()
+                self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                self.wfile.flush()
+
+
+_DYNAMIC = {"/hang": _Handler.hang, "/slow": _Handler.slow, "/stream": _Handler.stream}
+
 
 @contextlib.contextmanager
 def serve_actions() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(PAGES)))
-    server.daemon_threads = True
+    server = _Server(PAGES)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"
     finally:
+        server.stopping.set()
         server.shutdown()
         server.server_close()
 

@@ -163,8 +163,8 @@ class McpServer:
 
 
 def server_env() -> dict[str, str]:
-    """What a server subprocess needs from the test's environment (PAGELENS_CHROMIUM...);
-    PYTHONPATH too, so that a run on other sources than the installed ones serves those."""
+    """What a server subprocess needs from the test's environment (PAGELENS_CHROMIUM...,
+    and PYTHONPATH, so that it runs the same sources as the tests)."""
     basics = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "PYTHONPATH") if k in os.environ}
     return basics | {k: v for k, v in os.environ.items() if k.startswith("PAGELENS_")}
 

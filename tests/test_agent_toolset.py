@@ -50,6 +50,7 @@ async def test_navigate_answers_with_the_contract_and_the_summary(ctx: ToolConte
     result = await use(ctx, "navigate", url=shop + "index.html")
     assert result["ok"] and result["finalUrl"] == shop + "index.html" and result["title"] == "Kettle Shop"
     assert result["tabId"] and result["summary"]["title"] == "Kettle Shop" and result["http_status"] == 200
+    assert result["load_complete"] is True
     opened = await use(ctx, "navigate", url=shop + "item.html?id=red", newTab=True)
     assert opened["tabId"] != result["tabId"] and opened["title"] == "Red Teapot"
     missing = await use(ctx, "navigate", url="http://127.0.0.1:9/nothing")

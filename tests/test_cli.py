@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from actions_support import serve_actions
 
 import pagelens
 from pagelens.engine.models import VIEWS
@@ -35,6 +36,15 @@ def test_snapshot_of_a_local_file_prints_the_compact_summary() -> None:
     assert "Add to cart" in labels
     assert "help@northwind.example" not in summary["content_preview"]
     assert "hunter2" not in result.stdout
+
+
+def test_a_page_that_never_finishes_loading_is_read_as_it_is() -> None:
+    """An image whose server never answers holds `load` back for good."""
+    with serve_actions() as site:
+        result = run_cli("snapshot", f"{site}hanging-image.html")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["title"] == "Still loading"
+    assert "had not finished loading" in result.stderr
 
 
 @pytest.mark.parametrize("mode", [mode for mode in VIEWS if mode != "compact"])

@@ -122,6 +122,7 @@ async def test_one_navigate_call_orients_the_agent(server: McpServer, site: str)
     assert data["success"] is True and data["action"] == "navigate"
     assert data["url"] == f"{site}notes.html"
     assert data["title"] == "Tide Pool Field Notes"
+    assert data["load_complete"] is True
     summary = data["summary"]
     assert summary["title"] == "Tide Pool Field Notes"
     assert any("Tide Pool Field Notes" in heading for heading in summary["headings"])

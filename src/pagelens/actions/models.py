@@ -313,6 +313,9 @@ class ActionResult(BaseModel):
     summary_error: str | None = None
     requested_url: str | None = None
     http_status: int | None = None
+    # Navigations: false when `load` had not fired a few seconds after the document was
+    # parsed (a resource still loading); the page was settled and read as it was.
+    load_complete: bool | None = None
     tab_id: str | None = None
     content_script_status: ContentScriptStatus | None = None
     element_id: str | None = None

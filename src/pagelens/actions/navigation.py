@@ -1,9 +1,13 @@
 """navigate, refresh, back and forward: load, settle, then the compact summary.
 
 A navigation fails only when the page could not be loaded (a restricted address, or a
-``net::ERR_*`` from Chromium, whose name becomes the error code). An HTTP 404 or 500
-page loaded fine: its summary says `error_page`. The summary has its own 3 s limit and
-never fails the navigation: a summary that cannot be taken is ``summary: null`` with
+``net::ERR_*`` from Chromium, whose name becomes the error code), or when its document
+is not parsed (DOMContentLoaded) within the navigation timeout. Past DOMContentLoaded,
+`load` is waited for `load_wait` seconds at most: a page still loading then (a stream
+that keeps sending, a resource whose server never answers) is settled and read as it is,
+with ``load_complete: false`` (docs/actions.md, "Navigation"). An HTTP 404 or 500 page
+loaded fine: its summary says `error_page`. The summary has its own 3 s limit and never
+fails the navigation: a summary that cannot be taken is ``summary: null`` with
 ``summary_error``.
 """
 
@@ -23,7 +27,7 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
-from pagelens.browser.page import Page
+from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
@@ -34,6 +38,7 @@ RESTRICTED_SCHEMES = (
 )  # fmt: skip
 _INTERRUPTION_RETRIES = 2
 _ERROR_PAGE_WAIT_MS = 2000
+_MAX_URL_CHARS = 120
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 _HOST_PORT_RE = re.compile(r"^[^:/]+:\d+(/|$)")
 _LOOPBACK_RE = re.compile(r"^(localhost|127\.|\[::1\])", re.IGNORECASE)
@@ -47,6 +52,7 @@ class NavigationOptions:
     allow_file_urls: bool = False
     restricts_hosts: bool = False  # an allow-list is in force (for the error message)
     summary_timeout: float = SUMMARY_TIMEOUT_S
+    load_wait: float = LOAD_WAIT_S  # after DOMContentLoaded, for `load`
 
 
 def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
@@ -130,7 +136,7 @@ async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response 
     page = tab.playwright_page
     for attempt in range(_INTERRUPTION_RETRIES + 1):
         try:
-            return await page.goto(address, wait_until="load", timeout=options.timeout * 1000)
+            return await page.goto(address, wait_until="domcontentloaded", timeout=options.timeout * 1000)
         except PlaywrightError as exc:
             interrupted = "interrupted by another navigation" in str(exc)
             if attempt == _INTERRUPTION_RETRIES or not interrupted:
@@ -140,7 +146,7 @@ async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response 
             # A navigation still on its way (an earlier one's error page, a redirect the
             # page scripted) replaced ours: let it finish, then go again.
             with contextlib.suppress(PlaywrightError):
-                await page.wait_for_load_state("load", timeout=options.timeout * 1000)
+                await page.wait_for_load_state("domcontentloaded", timeout=options.timeout * 1000)
     raise AssertionError("unreachable")
 
 
@@ -165,11 +171,11 @@ async def history(tab: Tab, action: str, options: NavigationOptions, *, summary:
     before = page.url
     try:
         if action == "refresh":
-            response = await page.reload(wait_until="load", timeout=timeout)
+            response = await page.reload(wait_until="domcontentloaded", timeout=timeout)
         elif action == "back":
-            response = await page.go_back(wait_until="load", timeout=timeout)
+            response = await page.go_back(wait_until="domcontentloaded", timeout=timeout)
         else:
-            response = await page.go_forward(wait_until="load", timeout=timeout)
+            response = await page.go_forward(wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:
         raise _failure(exc, page.url, options) from exc
     # A same-document history entry (pushState, a fragment) loads nothing: no response,
@@ -183,6 +189,7 @@ async def _loaded(
     tab: Tab, action: str, response: Response | None, options: NavigationOptions, *, summary: bool
 ) -> ActionResult:
     page = tab.playwright_page
+    load_complete = await tab.page.wait_for_load(options.load_wait)
     await settle(tab.page, options.settle, load_timeout=options.timeout)
     tab.last_url = page.url
     result = ActionResult(
@@ -193,7 +200,10 @@ async def _loaded(
         tab_id=tab.id,
         http_status=response.status if response is not None else None,
         message=f"loaded {page.url}" + (f" (HTTP {response.status})" if response is not None else ""),
+        load_complete=load_complete,
     )
+    if not load_complete:
+        result.message = f"{result.message}; {_still_loading(tab.page, options.load_wait)}"
     await landed(tab, result, summary=summary, summary_timeout=options.summary_timeout)
     return result
 
@@ -211,3 +221,12 @@ async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeo
         result.summary, result.summary_error = None, ErrorCode.SCRIPT_INJECTION_FAILED
     else:
         result.summary, result.summary_error = await take_summary(tab.page, summary_timeout, result.http_status)
+
+
+def _still_loading(page: Page, waited: float) -> str:
+    """What held `load` back, for the message of a page read before it finished."""
+    waiting = page.requests.in_flight()
+    text = f"the page had not finished loading {waited:g} s after its content was parsed; read as it was"
+    if waiting:
+        text += f" ({len(waiting)} request(s) still open, the oldest {waiting[0].url[:_MAX_URL_CHARS]})"
+    return text

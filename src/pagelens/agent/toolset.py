@@ -134,7 +134,7 @@ async def _navigate(ctx: ToolContext, params: NavigateParams) -> ToolOutput:
     if not data["success"]:
         return ToolOutput(data, ok=False)
     answer = {"success": True, "finalUrl": data.get("url"), "title": data.get("title"), "tabId": data.get("tab_id")}
-    for key in ("http_status", "summary", "summary_error", "dialog"):
+    for key in ("http_status", "load_complete", "summary", "summary_error", "dialog"):
         if key in data:
             answer[key] = data[key]
     return ToolOutput(answer)

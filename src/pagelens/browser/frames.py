@@ -16,7 +16,7 @@ from playwright.async_api import CDPSession, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
-from pagelens.browser.world import FrameWorld
+from pagelens.browser.world import FrameWorld, preload_engine
 from pagelens.engine.models import Unreachable
 from pagelens.errors import ErrorCode, PagelensError
 
@@ -29,25 +29,31 @@ class FrameWorlds:
 
     def __init__(self, page: PlaywrightPage) -> None:
         self._page = page
-        self._session: CDPSession | None = None
-        self._main_frame_id: str | None = None
+        self._top: tuple[CDPSession, str] | None = None  # the tab's session, its top frame's id
+        self._session_lock = asyncio.Lock()
         self._worlds: dict[str, FrameWorld] = {}
         self._frame_sessions: dict[Frame, CDPSession | None] = {}
 
-    async def _page_session(self) -> CDPSession:
-        if self._session is None:
-            self._session = await self._page.context.new_cdp_session(self._page)
-        return self._session
+    async def _page_session(self) -> tuple[CDPSession, str]:
+        """The tab's CDP session and its top frame's id, set up once, before any view asks
+        (every CDP round trip through Playwright's driver costs milliseconds)."""
+        async with self._session_lock:  # one session per tab, however many ask at once
+            if self._top is None:
+                session = await self._page.context.new_cdp_session(self._page)
+                await preload_engine(session)  # the next documents find the engine ready
+                # A tab's top frame keeps its id across navigations.
+                tree = await session.send("Page.getFrameTree")
+                self._top = session, tree["frameTree"]["frame"]["id"]
+            return self._top
+
+    async def preload(self) -> None:
+        """Have the engine evaluated at the start of every new top-frame document."""
+        await self._page_session()
 
     async def main(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""
-        session = await self._page_session()
-        if self._main_frame_id is None:
-            # A tab's top frame keeps its id across navigations: asked once, not per call
-            # (every CDP round trip through Playwright's driver costs milliseconds).
-            tree = await session.send("Page.getFrameTree")
-            self._main_frame_id = tree["frameTree"]["frame"]["id"]
-        return self._world(session, self._main_frame_id)
+        session, frame_id = await self._page_session()
+        return self._world(session, frame_id)
 
     def _world(self, session: CDPSession, frame_id: str) -> FrameWorld:
         world = self._worlds.get(frame_id)

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from pagelens.browser import loading
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
+from pagelens.browser.requests import RequestsInFlight
 from pagelens.browser.world import FrameWorld
 from pagelens.engine.hashing import Unchanged, check_hash
 from pagelens.engine.ids import ElementId
@@ -41,6 +42,11 @@ from pagelens.errors import (
     PagelensError,
 )
 
+# How long a navigation waits for `load` once the document is parsed (DOMContentLoaded):
+# past it, the page is read as it is, and the result says it had not finished loading
+# (docs/actions.md, "Navigation").
+LOAD_WAIT_S = 5.0
+
 
 class Page:
     """A tab. Navigate with :meth:`goto`, read it with :meth:`summary`,
@@ -48,6 +54,7 @@ class Page:
 
     def __init__(self, page: PlaywrightPage) -> None:
         self.playwright_page = page
+        self.requests = RequestsInFlight(page)
         self._worlds = FrameWorlds(page)
 
     @property
@@ -78,6 +85,16 @@ class Page:
         except PlaywrightError as exc:
             raise NavigationError.from_playwright(exc, url) from exc
         return response.status if response else None
+
+    async def wait_for_load(self, timeout: float) -> bool:  # noqa: ASYNC109
+        """Wait for the document's `load` event (at once when it has fired); False when it
+        has not fired within `timeout` seconds: a resource that never finishes loading
+        holds it back for good."""
+        try:
+            await self.playwright_page.wait_for_load_state("load", timeout=timeout * 1000)
+        except PlaywrightError:
+            return False
+        return True
 
     async def set_content(self, html: str) -> None:
         await self.playwright_page.set_content(html)
@@ -241,6 +258,11 @@ class Page:
         return await loading.scroll_to_load(world, local, max_items=max_items, timeout=timeout, idle=idle)
 
     # ---- the engine's worlds
+
+    async def preload_engine(self) -> None:
+        """From now on, evaluate the engine at the start of every new document of the top
+        frame, so that the first view of a page finds it ready (browser/world.py)."""
+        await self._worlds.preload()
 
     async def main_world(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""

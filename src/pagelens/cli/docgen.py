@@ -7,7 +7,11 @@ import sys
 from pathlib import Path
 
 from pagelens.actions.models import ContentScriptStatus
+from pagelens.actions.navigation import NavigationOptions
 from pagelens.actions.registry import SPECS
+from pagelens.actions.settle import SettlePolicy
+from pagelens.browser.page import LOAD_WAIT_S
+from pagelens.browser.requests import LONG_AFTER_S
 from pagelens.errors import ErrorCode
 
 
@@ -42,6 +46,11 @@ RESULT_FIELDS = (
         "`http_status`, `requested_url`",
         "a navigation",
         "the response's status; the address asked for when a redirect led elsewhere",
+    ),
+    (
+        "`load_complete`",
+        "a navigation",
+        "`false` when the page was read before its `load` came (see Navigation below)",
     ),
     (
         "`content_script_status`",
@@ -104,13 +113,47 @@ missing.
 {fields}
 
 **`content_script_status`.** The engine is pagelens' content script: it is put into an
-isolated world of every new document over CDP when first needed, so, unlike an extension's
-content script, it never needs a reload to get in. After a load pagelens asks it for its
+isolated world of every new document over CDP (as the document starts, in the tabs
+pagelens opens; when first needed elsewhere), so, unlike an extension's content script,
+it never needs a reload to get in. After a load pagelens asks it for its
 document's token (within 3 s):
 
 | value | meaning |
 |---|---|
 {statuses}
+
+{_NAVIGATION}
+{_SETTLING}"""
+
+
+_SETTLE = SettlePolicy()
+_NAVIGATION = f"""## Navigation
+
+An action that navigates fails when the page cannot be loaded (a restricted address, or
+Chromium's `err_*` code) or when its document is not parsed (DOMContentLoaded) within the
+navigation timeout ({NavigationOptions.timeout:g} s): `navigation_timeout`. Then it waits for
+`load` {LOAD_WAIT_S:g} s at most: long enough for the images and frames of an ordinary page, short
+enough that a page that will never finish (a stream that keeps sending, a resource whose
+server never answers, a machine too busy to finish in time) costs seconds rather than the
+timeout. Such a page is settled and read as it is: the result says `load_complete: false`,
+and its message how many requests were still open and the oldest of them. Otherwise
+`load_complete` is `true`. The summary comes either way. An HTTP error page (404, 500)
+has loaded: `http_status` and the summary's `error_page` type say what it is.
+"""
+_SETTLING = f"""## Settling
+
+Before a page is read (after a navigation, after an element action), it settles: the DOM
+quiet for {_SETTLE.quiet_ms} ms (a MutationObserver in the engine's world; the ids pagelens stamps
+do not count) with no request in flight, for {_SETTLE.cap_ms / 1000:g} s at most, after which the
+page is read anyway. Requests are the tab's and its frames' (documents, scripts, styles,
+images, fonts, fetch and XHR). A request in flight is waited for, then the DOM must be
+quiet again, as what its answer brings shows up after it; a request that ended during the
+quiet window counts as activity. Long-lived requests never hold a page up: event streams,
+WebSockets, media, beacons and prefetches are not counted, and a request in flight for
+over {LONG_AFTER_S:g} s is taken for a long-lived one (a response that keeps streaming, a long
+poll, a server that never answers), without which every such page would wait the whole
+cap. A page that changes by itself, or polls its server, every few hundred milliseconds
+waits the whole cap.
 """
 
 

@@ -19,6 +19,7 @@ from rich.markup import escape
 import pagelens
 from pagelens.browser.launcher import check_launch_or_attach
 from pagelens.browser.network import LOOPBACK_HOSTS, is_loopback
+from pagelens.browser.page import LOAD_WAIT_S
 from pagelens.engine.models import VIEW_SPECS, VIEWS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
 
@@ -478,7 +479,13 @@ async def _on_page(
             async with opened:
                 page = await opened.new_page()
                 try:
-                    await page.goto(url)
+                    # As navigate loads (docs/actions.md, "Navigation"): a page that never
+                    # finishes loading is read as it is.
+                    await page.goto(url, wait_until="domcontentloaded")
+                    if not await page.wait_for_load(LOAD_WAIT_S):
+                        stderr.print(
+                            f"{escape(target)} had not finished loading after {LOAD_WAIT_S:g} s; read as it was"
+                        )
                     return await read(page)
                 finally:
                     if cdp_url:

@@ -1,0 +1,76 @@
+"""The requests a tab has in flight, for settling (docs/actions.md, "Settling").
+
+Counted from Playwright's request / requestfinished / requestfailed events, which every
+request of the page and its frames raises (a counter and a dict: cheap). Long-lived
+requests must not hold a page up forever: event streams, media and beacons are never
+counted, and a request in flight for longer than `long_after` seconds is taken for a
+long-lived one (a stream that keeps sending, a long poll, a server that never answers)
+and no longer counted either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from playwright.async_api import Page as PlaywrightPage
+from playwright.async_api import Request
+
+# Resource types that stay open by design, or that nothing on the page waits for.
+UNCOUNTED_TYPES = frozenset({"eventsource", "websocket", "media", "ping", "cspviolationreport", "prefetch"})
+LONG_AFTER_S = 2.0
+_FORGET_AFTER_S = 600.0  # a request neither finished nor failed by then is dropped from the books
+
+
+class RequestsInFlight:
+    """The page's requests in flight, with when each started (the loop's clock)."""
+
+    def __init__(self, page: PlaywrightPage, *, long_after: float = LONG_AFTER_S) -> None:
+        self.long_after = long_after
+        self.finished = 0  # counted requests that finished or failed, ever: a change shows activity
+        self._started: dict[Request, float] = {}
+        self._changed = asyncio.Event()
+        page.on("request", self._on_request)
+        page.on("requestfinished", self._on_done)
+        page.on("requestfailed", self._on_done)
+
+    def _on_request(self, request: Request) -> None:
+        if request.resource_type in UNCOUNTED_TYPES:
+            return
+        now = asyncio.get_running_loop().time()
+        for old in [r for r, at in self._started.items() if now - at > _FORGET_AFTER_S]:
+            del self._started[old]
+        self._started[request] = now
+        self._changed.set()
+
+    def _on_done(self, request: Request) -> None:
+        if self._started.pop(request, None) is not None:
+            self.finished += 1
+            self._changed.set()
+
+    def pending(self) -> list[Request]:
+        """The counted requests in flight that are not long-lived (yet), oldest first."""
+        now = asyncio.get_running_loop().time()
+        return [r for r, at in self._started.items() if now - at <= self.long_after]
+
+    def in_flight(self) -> list[Request]:
+        """Every counted request in flight, long-lived ones included, oldest first."""
+        return list(self._started)
+
+    async def wait_idle(self, timeout: float) -> bool:  # noqa: ASYNC109 - a deadline for the loop, not a call
+        """Wait until no request is pending (finished, failed, or long-lived by now);
+        False when one still is after `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            now = loop.time()
+            starts = [at for at in self._started.values() if now - at <= self.long_after]
+            if not starts:
+                return True
+            if now >= deadline:
+                return False
+            # Woken by the next event, or when the oldest pending request turns long-lived.
+            wake = min(deadline, min(starts) + self.long_after) - now
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), max(wake, 0.001))
