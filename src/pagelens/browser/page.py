@@ -91,22 +91,31 @@ class Page:
         self,
         mode: Literal["compact"] = "compact",
         *,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> CompactSummary: ...
 
     @overload
-    async def summary(self, mode: Literal["full"], *, timeout: float | None = None) -> FullSummary: ...  # noqa: ASYNC109
+    async def summary(
+        self,
+        mode: Literal["full"],
+        *,
+        mask_contact_details: bool = True,
+        timeout: float | None = None,  # noqa: ASYNC109
+    ) -> FullSummary: ...
 
     async def summary(
         self,
         mode: str = "compact",
         *,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> CompactSummary | FullSummary:
-        """The compact or full page summary."""
+        """The compact or full page summary (e-mail addresses and phone numbers masked
+        unless `mask_contact_details` is false)."""
         if mode not in ("compact", "full"):
             raise InvalidRequestError(f"summary mode must be 'compact' or 'full', not {mode!r}")
-        return await self.snapshot(mode, timeout=timeout)  # type: ignore[return-value]
+        return await self.snapshot(mode, mask_contact_details=mask_contact_details, timeout=timeout)  # type: ignore[return-value]
 
     async def interaction_model(
         self,
@@ -124,17 +133,20 @@ class Page:
         include_boxes: bool = False,
         include_values: bool = False,
         max_iframe_depth: int = 1,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> SemanticView:
-        """The minified V3 semantic tree. Off-screen controls are pruned unless
-        `include_offscreen`; values are redacted unless `include_values` (and sensitive
-        fields are never shown)."""
+        """The minified V3 semantic tree, with the page's recent events. Off-screen
+        controls are pruned unless `include_offscreen`; values are redacted unless
+        `include_values` (and sensitive fields are never shown); e-mail addresses and
+        phone numbers are masked unless `mask_contact_details` is false."""
         return await self.snapshot(  # type: ignore[return-value]
             "semantic",
             include_offscreen=include_offscreen,
             include_boxes=include_boxes,
             include_values=include_values,
             max_iframe_depth=max_iframe_depth,
+            mask_contact_details=mask_contact_details,
             timeout=timeout,
         )
 
@@ -151,10 +163,13 @@ class Page:
         include_boxes: bool = False,
         include_values: bool | None = None,
         max_iframe_depth: int | None = None,
+        mask_contact_details: bool | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
         if_changed_since: str | None = None,
     ) -> View | Unchanged:
         """Any view by name (VIEWS: compact, full, interaction, semantic, skeleton, ...).
+        `include_values`, `max_iframe_depth` and `mask_contact_details` override the
+        `request`'s (CaptureRequest) fields of the same meaning.
 
         Returns within `timeout` seconds (default: the view's limit in VIEW_SPECS) plus
         a short grace, or raises CaptureTimeoutError; bad arguments raise
@@ -165,12 +180,20 @@ class Page:
             raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
         if if_changed_since is not None:
             check_hash(if_changed_since)
-        capture_request = _capture_request(request, include_values, max_iframe_depth)
+        capture_request = _capture_request(
+            request,
+            {
+                "includeValues": include_values,
+                "maxIframeDepth": max_iframe_depth,
+                "maskContactDetails": mask_contact_details,
+            },
+        )
         options = {
             "maxControls": capture_request.maxControls,
             "maxHeadings": capture_request.maxHeadings,
             "includeValues": capture_request.includeValues,
             "maxDomChars": capture_request.maxDomChars,
+            "maskContactDetails": capture_request.maskContactDetails,
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
         }
@@ -258,19 +281,17 @@ def time_limit(timeout: object, default: float) -> float:
 
 def _capture_request(
     request: CaptureRequest | dict[str, Any] | None,
-    include_values: bool | None,
-    max_iframe_depth: int | None,
+    overrides: dict[str, Any],
 ) -> CaptureRequest:
+    """`request` with the keyword arguments given (`overrides` by CaptureRequest field;
+    None where not given), validated."""
     if isinstance(request, CaptureRequest):
         base = request.model_dump()
     elif request is None or isinstance(request, dict):
         base = dict(request or {})
     else:
         raise InvalidRequestError(f"request must be a CaptureRequest or a dict, not {type(request).__name__}")
-    if include_values is not None:
-        base["includeValues"] = include_values
-    if max_iframe_depth is not None:
-        base["maxIframeDepth"] = max_iframe_depth
+    base.update({field: value for field, value in overrides.items() if value is not None})
     try:
         return CaptureRequest.model_validate(base)
     except ValidationError as exc:

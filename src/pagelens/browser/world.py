@@ -165,7 +165,7 @@ class FrameWorld:
             reply = await self.session.send(
                 "Runtime.evaluate",
                 {
-                    "expression": entry.source(),
+                    "expression": entry.world_source(),
                     "contextId": self.context_id,
                     "objectGroup": OBJECT_GROUP,
                     "returnByValue": False,

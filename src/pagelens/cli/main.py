@@ -69,6 +69,9 @@ def snapshot(
     include_values: Annotated[
         bool, typer.Option(help="interaction/semantic: show form values (passwords never).")
     ] = False,
+    mask_contact_details: Annotated[
+        bool, typer.Option(help="Mask e-mail addresses and phone numbers in names, headings and texts.")
+    ] = True,
     max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
     max_iframe_depth: Annotated[int, typer.Option(help="interaction/semantic: how deep to enter frames.")] = 1,
     viewport: Viewport = "1280x800",
@@ -90,6 +93,7 @@ def snapshot(
         "include_offscreen": include_offscreen,
         "include_boxes": include_boxes,
         "include_values": include_values,
+        "mask_contact_details": mask_contact_details,
         "max_iframe_depth": max_iframe_depth,
         "timeout": timeout,
     }

@@ -1,6 +1,10 @@
-// A capture: one scan of the page, then the requested view.
+// A capture: one scan of the page, then the requested view. Options: the views' own,
+// and maskContactDetails (default true: docs/privacy.md#contact-details); warmUp for a
+// capture the engine makes for itself, which is no view an agent has seen.
 
+import { noteView, watchShadowRoots } from './changes.js';
 import { Deadline } from './core.js';
+import { contactMask } from './contact.js';
 import { domView } from './domview.js';
 import { frameContentOrigin } from './document.js';
 import { interactionView } from './interaction.js';
@@ -12,8 +16,8 @@ import { summaryView } from './summary.js';
 
 // The views, by the name Python asks for (engine/models.py declares them there too).
 const VIEWS = {
-  compact: (scan, options) => summaryView(scan, 'compact', options.deadline),
-  full: (scan, options) => summaryView(scan, 'full', options.deadline),
+  compact: (scan, options) => summaryView(scan, 'compact', options),
+  full: (scan, options) => summaryView(scan, 'full', options),
   interaction: interactionView,
   semantic: semanticView,
   skeleton: skeletonView,
@@ -33,8 +37,10 @@ export function capture(mode, options) {
   const started = performance.now();
   const deadline = new Deadline(options.timeoutMs || 30000);
   options.deadline = deadline;
-  const scan = scanPage(deadline);
+  const scan = scanPage(deadline, contactMask(options.maskContactDetails !== false));
+  watchShadowRoots(scan.shadowRoots);
   const view = build(scan, options);
+  if (!options.warmUp) noteView(mode);
   return {
     view,
     frames: options.frames ? frameOwners(scan) : [], // only for views stitched across frames
