@@ -1132,7 +1132,7 @@ var bundle = (() => {
 
   // src/pagelens/engine/js/sensitive.js
   var TEXT_TYPES = /* @__PURE__ */ new Set(["", "text", "tel", "number", "email", "password", "search", "url"]);
-  var PASSWORD_HINT_RE = /passw|passwd|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|lösenord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
+  var PASSWORD_HINT_RE = /passw|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
   var SECRET_PHRASES = [
     // payment cards
     "credit card",
@@ -1266,7 +1266,7 @@ var bundle = (() => {
     let answer = passwordCache.get(el);
     if (answer === void 0) {
       const type = inputType(el);
-      answer = type === "password" || /(^|\s)(current|new)-password(\s|$)/.test(autocompleteOf(el)) || ["", "text", "email"].includes(type) && PASSWORD_HINT_RE.test(fieldHint(el));
+      answer = type === "password" || /(^|\s)(current|new)-password(\s|$)/.test(autocompleteOf(el)) || ["", "text", "email"].includes(type) && PASSWORD_HINT_RE.test(words(fieldHint(el)));
       passwordCache.set(el, answer);
     }
     return answer;

@@ -11,8 +11,9 @@ import { normalizeSpace, runScopedMap } from './core.js';
 const TEXT_TYPES = new Set(['', 'text', 'tel', 'number', 'email', 'password', 'search', 'url']);
 
 // Password hints, matched inside words ("passwd", "Passwort", "contraseña"): they are
-// specific enough, and the way sites spell them varies most.
-const PASSWORD_HINT_RE = /passw|passwd|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|lösenord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
+// specific enough, and the way sites spell them varies most. Read in a hint's words
+// (below): "user_pass" says "pass".
+const PASSWORD_HINT_RE = /passw|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
 
 // The other secrets, as whole words of a hint in which identifiers are split into words
 // ("cardNumber", "card_number" and "card-number" read "card number") and accents are
@@ -98,7 +99,7 @@ export function isPasswordField(el) {
   if (answer === undefined) {
     const type = inputType(el);
     answer = type === 'password' || /(^|\s)(current|new)-password(\s|$)/.test(autocompleteOf(el)) ||
-      (['', 'text', 'email'].includes(type) && PASSWORD_HINT_RE.test(fieldHint(el)));
+      (['', 'text', 'email'].includes(type) && PASSWORD_HINT_RE.test(words(fieldHint(el))));
     passwordCache.set(el, answer);
   }
   return answer;
