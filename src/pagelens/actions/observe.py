@@ -9,24 +9,12 @@ has_success.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError
 from pagelens.actions.models import Observations
 from pagelens.actions.tabs import Tab
-
-ERROR_WORDS = re.compile(
-    r"\b(error|errors|invalid|incorrect|failed|failure|fail|wrong|denied|not allowed|unable|"
-    r"couldn'?t|cannot|can'?t|problem|required|expired|rejected|not found)\b",
-    re.IGNORECASE,
-)
-SUCCESS_WORDS = re.compile(
-    r"\b(success|successful|successfully|saved|thank you|thanks|added|welcome|completed?|done|"
-    r"sent|updated|confirmed|created|submitted|logged in|signed in|subscribed)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass
@@ -77,11 +65,9 @@ class Watch:
         observations.dom_mutated = document_changed or bool(log and log["mutations"])
         events = log["events"] if log else []
         observations.recent_events = [e["text"] for e in events]
-        observations.has_errors = any(e["tone"] == "error" or ERROR_WORDS.search(e["text"]) for e in events)
-        observations.has_success = any(
-            e["tone"] == "success" or (SUCCESS_WORDS.search(e["text"]) and not ERROR_WORDS.search(e["text"]))
-            for e in events
-        )
+        # Each event's tone is judged in the page, by its styling and its words (announce.js).
+        observations.has_errors = any(e["tone"] == "error" for e in events)
+        observations.has_success = any(e["tone"] == "success" for e in events)
         observations.dialog = tab.dialogs.take_report()
         return Verdict(observations, navigated=document_changed or observations.url_changed)
 

@@ -250,6 +250,10 @@ def _merge_nodes(
         view["scrollableContainers"].append(container)
     if child.get("occlusionUnchecked"):
         view["occlusionUnchecked"] = view.get("occlusionUnchecked", 0) + child["occlusionUnchecked"]
+    if child.get("recentEvents"):  # each frame's document keeps its own log
+        view["recentEvents"] = [*view.get("recentEvents", []), *(f"(frame {index}) {e}" for e in child["recentEvents"])]
+        view["hasErrors"] = bool(view.get("hasErrors")) or child["hasErrors"]
+        view["hasSuccess"] = bool(view.get("hasSuccess")) or child["hasSuccess"]
 
 
 def _cap_controls(view: dict[str, Any], max_controls: int) -> None:

@@ -109,6 +109,7 @@ class Page:
         self,
         mode: Literal["compact"] = "compact",
         *,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
         http_status: int | None = None,
     ) -> CompactSummary: ...
@@ -118,6 +119,7 @@ class Page:
         self,
         mode: Literal["full"],
         *,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
         http_status: int | None = None,
     ) -> FullSummary: ...
@@ -126,16 +128,20 @@ class Page:
         self,
         mode: str = "compact",
         *,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
         http_status: int | None = None,
     ) -> CompactSummary | FullSummary:
-        """The compact or full page summary. `http_status` is the HTTP status the page's
+        """The compact or full page summary, e-mail addresses and phone numbers masked
+        unless `mask_contact_details` is false. `http_status` is the HTTP status the page's
         main document came with, where the caller knows it (a navigation's response): the
         page runs in the browser and cannot tell, and an error status makes the page an
         `error_page` unless its content says otherwise (docs/page-types.md)."""
         if mode not in ("compact", "full"):
             raise InvalidRequestError(f"summary mode must be 'compact' or 'full', not {mode!r}")
-        return await self.snapshot(mode, timeout=timeout, http_status=http_status)  # type: ignore[return-value]
+        return await self.snapshot(  # type: ignore[return-value]
+            mode, mask_contact_details=mask_contact_details, timeout=timeout, http_status=http_status
+        )
 
     async def interaction_model(
         self,
@@ -153,17 +159,20 @@ class Page:
         include_boxes: bool = False,
         include_values: bool = False,
         max_iframe_depth: int = 1,
+        mask_contact_details: bool = True,
         timeout: float | None = None,  # noqa: ASYNC109
     ) -> SemanticView:
-        """The minified V3 semantic tree. Off-screen controls are pruned unless
-        `include_offscreen`; values are redacted unless `include_values` (and sensitive
-        fields are never shown)."""
+        """The minified V3 semantic tree, with the page's recent events. Off-screen
+        controls are pruned unless `include_offscreen`; values are redacted unless
+        `include_values` (and sensitive fields are never shown); e-mail addresses and
+        phone numbers are masked unless `mask_contact_details` is false."""
         return await self.snapshot(  # type: ignore[return-value]
             "semantic",
             include_offscreen=include_offscreen,
             include_boxes=include_boxes,
             include_values=include_values,
             max_iframe_depth=max_iframe_depth,
+            mask_contact_details=mask_contact_details,
             timeout=timeout,
         )
 
@@ -180,11 +189,14 @@ class Page:
         include_boxes: bool = False,
         include_values: bool | None = None,
         max_iframe_depth: int | None = None,
+        mask_contact_details: bool | None = None,
         timeout: float | None = None,  # noqa: ASYNC109
         if_changed_since: str | None = None,
         http_status: int | None = None,
     ) -> View | Unchanged:
         """Any view by name (VIEWS: compact, full, interaction, semantic, skeleton, ...).
+        `include_values`, `max_iframe_depth` and `mask_contact_details` override the
+        `request`'s (CaptureRequest) fields of the same meaning.
 
         Returns within `timeout` seconds (default: the view's limit in VIEW_SPECS) plus
         a short grace, or raises CaptureTimeoutError; bad arguments raise
@@ -196,7 +208,14 @@ class Page:
             raise InvalidRequestError(f"unknown view {mode!r}; choose one of {', '.join(VIEWS)}")
         if if_changed_since is not None:
             check_hash(if_changed_since)
-        capture_request = _capture_request(request, include_values, max_iframe_depth)
+        capture_request = _capture_request(
+            request,
+            {
+                "includeValues": include_values,
+                "maxIframeDepth": max_iframe_depth,
+                "maskContactDetails": mask_contact_details,
+            },
+        )
         options = {
             "maxControls": capture_request.maxControls,
             "maxHeadings": capture_request.maxHeadings,
@@ -204,6 +223,7 @@ class Page:
             "maxDomChars": capture_request.maxDomChars,
             "maxSkeletonBytes": MAX_SKELETON_BYTES,
             "baseUrl": capture_request.baseUrl,
+            "maskContactDetails": capture_request.maskContactDetails,
             "includeOffscreen": _flag("include_offscreen", include_offscreen),
             "includeBoxes": _flag("include_boxes", include_boxes),
             "httpStatus": _http_status(http_status),
@@ -306,19 +326,17 @@ def time_limit(timeout: object, default: float) -> float:
 
 def _capture_request(
     request: CaptureRequest | dict[str, Any] | None,
-    include_values: bool | None,
-    max_iframe_depth: int | None,
+    overrides: dict[str, Any],
 ) -> CaptureRequest:
+    """`request` with the keyword arguments given (`overrides` by CaptureRequest field;
+    None where not given), validated."""
     if isinstance(request, CaptureRequest):
         base = request.model_dump()
     elif request is None or isinstance(request, dict):
         base = dict(request or {})
     else:
         raise InvalidRequestError(f"request must be a CaptureRequest or a dict, not {type(request).__name__}")
-    if include_values is not None:
-        base["includeValues"] = include_values
-    if max_iframe_depth is not None:
-        base["maxIframeDepth"] = max_iframe_depth
+    base.update({field: value for field, value in overrides.items() if value is not None})
     try:
         return CaptureRequest.model_validate(base)
     except ValidationError as exc:

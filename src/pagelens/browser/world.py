@@ -178,8 +178,11 @@ class FrameWorld:
             self._entries.clear()
         handle = self._entries.get(entry.name)
         if handle is None:
-            preloaded = await self._evaluate(entry, f"globalThis.{_PRELOADED}") if entry is ENGINE else None
-            handle = preloaded or await self._evaluate(entry, entry.source())
+            # The engine preloaded at the document's start is looked up instead of evaluated.
+            preloaded = entry.world_source(f"globalThis.{_PRELOADED}") if entry is ENGINE else None
+            handle = (preloaded and await self._evaluate(entry, preloaded)) or await self._evaluate(
+                entry, entry.world_source()
+            )
             if handle is None:
                 raise CaptureError(f"the {entry.name} script evaluated to nothing")
             self._entries[entry.name] = handle

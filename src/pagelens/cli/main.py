@@ -80,6 +80,9 @@ def snapshot(
     include_values: Annotated[
         bool, typer.Option(help="interaction/semantic: show form values (passwords never).")
     ] = False,
+    mask_contact_details: Annotated[
+        bool, typer.Option(help="Mask e-mail addresses and phone numbers in names, headings and texts.")
+    ] = True,
     max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
     max_headings: Annotated[int, typer.Option(help="interaction: most headings to report.")] = 30,
     base_url: Annotated[
@@ -106,6 +109,7 @@ def snapshot(
         "include_offscreen": include_offscreen,
         "include_boxes": include_boxes,
         "include_values": include_values,
+        "mask_contact_details": mask_contact_details,
         "max_iframe_depth": max_iframe_depth,
         "timeout": timeout,
     }

@@ -40,14 +40,25 @@ __all__ = [
 
 @dataclass(frozen=True)
 class EntryScript:
-    """A bundle shipped in a package: a script that evaluates to an entry object."""
+    """A bundle shipped in a package: a script that evaluates to an entry object, and
+    the method of it (if any) to call once when it is loaded into an isolated world."""
 
     name: str
     package: str
     file: str
+    on_load: str | None = None
 
     def source(self) -> str:
         return _read(self.package, self.file)
+
+    def world_source(self, loaded: str | None = None) -> str:
+        """The script an isolated world evaluates: the entry object (its bundle, or the
+        `loaded` expression naming one evaluated before), `on_load` called on it once
+        there is one."""
+        source = loaded or self.source()
+        if self.on_load is None:
+            return source
+        return f"((entry) => entry && (entry.{self.on_load}(), entry))(\n{source}\n)"
 
 
 @cache
@@ -55,4 +66,7 @@ def _read(package: str, file: str) -> str:
     return (resources.files(package) / file).read_text(encoding="utf-8")
 
 
-ENGINE = EntryScript("engine", __name__, "engine.bundle.js")
+# In an isolated world the engine keeps the log of the document's changes that the
+# semantic view reports (docs/views.md#recent-events); a one-off run in the page's own
+# world (analyze world="main") leaves no observer behind.
+ENGINE = EntryScript("engine", __name__, "engine.bundle.js", on_load="watchChanges")

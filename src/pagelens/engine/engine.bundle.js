@@ -1150,115 +1150,163 @@ var bundle = (() => {
     return null;
   }
 
-  // src/pagelens/engine/js/states.js
-  function ariaBool(el, attr) {
-    const value = el.getAttribute(attr);
-    if (value === null || value === "undefined" || value === "") return void 0;
-    return value === "mixed" ? "mixed" : value === "true";
-  }
-  function isDisabled(el) {
-    if (el.matches(":disabled")) return true;
-    for (let cur = el; cur; cur = composedParent(cur)) {
-      const value = ariaBool(cur, "aria-disabled");
-      if (value !== void 0) return value === true;
-    }
-    return false;
-  }
-  function checkedState(el) {
-    if (el.localName === "input" && (el.type === "checkbox" || el.type === "radio")) {
-      return el.type === "checkbox" && el.indeterminate ? "mixed" : el.checked;
-    }
-    return ariaBool(el, "aria-checked");
-  }
-  function expandedState(el) {
-    const expanded = ariaBool(el, "aria-expanded");
-    if (expanded !== void 0) return expanded === true;
-    if (el.localName === "summary" && isDetailsSummary(el)) return el.parentElement.open;
-    const popover = el.popoverTargetElement;
-    if (popover) return popover.matches(":popover-open");
-    return void 0;
-  }
-  var READONLY_TYPES = /* @__PURE__ */ new Set([
-    "text",
-    "search",
-    "url",
-    "tel",
-    "email",
-    "password",
-    "date",
-    "month",
-    "week",
-    "time",
-    "datetime-local",
-    "number"
-  ]);
-  function isReadOnly(el) {
-    if (el.localName === "textarea") return el.readOnly;
-    if (el.localName === "input" && READONLY_TYPES.has(el.type)) return el.readOnly;
-    return ariaBool(el, "aria-readonly") === true;
-  }
-  var OTHER_VALIDITY_FAILURES = [
-    "customError",
-    "typeMismatch",
-    "patternMismatch",
-    "badInput",
-    "rangeUnderflow",
-    "rangeOverflow",
-    "stepMismatch",
-    "tooLong",
-    "tooShort"
+  // src/pagelens/engine/js/sensitive.js
+  var TEXT_TYPES = /* @__PURE__ */ new Set(["", "text", "tel", "number", "email", "password", "search", "url"]);
+  var PASSWORD_HINT_RE = /passw|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
+  var SECRET_PHRASES = [
+    // payment cards
+    "credit card",
+    "debit card",
+    "card number",
+    "card num",
+    "card no",
+    "cc number",
+    "cc num",
+    "cc no",
+    "kreditkarte",
+    "karten nummer",
+    "kartennr",
+    "numero de carte",
+    "numero carte",
+    "carte bancaire",
+    "carte de credit",
+    "numero de tarjeta",
+    "numero de la tarjeta",
+    "tarjeta de credito",
+    "numero della carta",
+    "numero carta",
+    "carta di credito",
+    "numero do cartao",
+    "cartao de credito",
+    "kaart nummer",
+    "creditcard",
+    "kort nummer",
+    "numer karty",
+    // card security codes
+    "cvv",
+    "cvc",
+    "cvn",
+    "csc",
+    "cvv2",
+    "cvc2",
+    "security code",
+    "card code",
+    "card verification",
+    "verification code",
+    "pruf nummer",
+    "prufziffer",
+    "sicherheitscode",
+    "cryptogramme",
+    "code de securite",
+    "codigo de seguridad",
+    "codice di sicurezza",
+    "codigo de seguranca",
+    "beveiligingscode",
+    "sakerhetskod",
+    // one-time codes
+    "one time code",
+    "one time password",
+    "otp",
+    // bank accounts
+    "iban",
+    "bank account",
+    "account number",
+    "routing number",
+    "konto nummer",
+    "rekening nummer",
+    "numero de compte",
+    "numero de cuenta",
+    // national identity numbers
+    "ssn",
+    "social security",
+    "national id",
+    "national identity",
+    "national insurance",
+    "personal number",
+    "personal id number",
+    "personal identity number",
+    "person nummer",
+    "fødsels nummer",
+    "henkilotunnus",
+    "burger service nummer",
+    "bsn",
+    "pesel",
+    "dni",
+    "nif",
+    "codice fiscale",
+    "cpf",
+    "curp",
+    "aadhaar",
+    "sozialversicherungsnummer",
+    "steuer id",
+    "steueridentifikationsnummer",
+    "tax id",
+    "passport number",
+    "securite sociale",
+    "seguridad social",
+    "identity number"
   ];
-  function isInvalid(el) {
-    const aria = el.getAttribute("aria-invalid");
-    if (aria && aria !== "false") return true;
-    if (!el.willValidate || !el.validity || el.validity.valid) return false;
-    const validity = el.validity;
-    const onlyMissing = validity.valueMissing && !OTHER_VALIDITY_FAILURES.some((f) => validity[f]);
-    return !onlyMissing || el.matches(":user-invalid");
+  var SECRET_HINT_RE = new RegExp(
+    `(?<![\\p{L}\\p{N}])(${SECRET_PHRASES.map((phrase) => phrase.split(" ").join(" ?")).join("|")})(?![\\p{L}\\p{N}])`,
+    "u"
+  );
+  function words(text) {
+    return text.replace(/([a-z])([A-Z])/g, "$1 $2").normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
   }
-  function controlStates(el, role) {
-    const states = {};
-    const checked = checkedState(el);
-    if (checked) states.checked = checked;
-    if (isDisabled(el)) states.disabled = true;
-    const expanded = expandedState(el);
-    if (expanded !== void 0) states.expanded = expanded;
-    const selected = el.localName === "option" ? el.selected : ariaBool(el, "aria-selected");
-    if (selected) states.selected = true;
-    const pressed = ariaBool(el, "aria-pressed");
-    if (pressed !== void 0) states.pressed = pressed;
-    if (el.required || ariaBool(el, "aria-required") === true) states.required = true;
-    if (isInvalid(el)) states.invalid = true;
-    if (isReadOnly(el)) states.readonly = true;
-    if (isFocused(el)) states.focused = true;
-    return states;
-  }
-  function isFocused(el) {
-    let active = document.activeElement;
-    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
-      active = active.shadowRoot.activeElement;
+  function ownLabel(el) {
+    const parts = labelsOf(el).map((label) => label.textContent || "");
+    for (const id of (el.getAttribute("aria-labelledby") || "").split(/\s+/)) {
+      const ref = id && getElementByIdInScope(el, id);
+      if (ref) parts.push(ref.textContent || "");
     }
-    return active === el;
+    return normalizeSpace(parts.join(" ")).slice(0, 200);
   }
+  function lastSegment(value) {
+    return (value || "").split(/[$.:[\]]+/).filter(Boolean).pop() || "";
+  }
+  function fieldHint(el) {
+    return [
+      ownLabel(el),
+      el.getAttribute("placeholder"),
+      el.getAttribute("aria-label"),
+      el.getAttribute("title"),
+      lastSegment(el.getAttribute("name")),
+      lastSegment(el.getAttribute("id"))
+    ].filter(Boolean).join(" ");
+  }
+  function inputType(el) {
+    return (el.getAttribute("type") || "").toLowerCase();
+  }
+  function autocompleteOf(el) {
+    return (el.getAttribute("autocomplete") || "").toLowerCase();
+  }
+  var passwordCache = runScopedMap();
+  function isPasswordField(el) {
+    if (el.localName !== "input") return false;
+    let answer = passwordCache.get(el);
+    if (answer === void 0) {
+      const type = inputType(el);
+      answer = type === "password" || /(^|\s)(current|new)-password(\s|$)/.test(autocompleteOf(el)) || ["", "text", "email"].includes(type) && PASSWORD_HINT_RE.test(words(fieldHint(el)));
+      passwordCache.set(el, answer);
+    }
+    return answer;
+  }
+  var sensitiveCache = runScopedMap();
   function isSensitiveField(el) {
     if (el.localName !== "input" && el.localName !== "textarea") return false;
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (type === "password" || type === "hidden") return true;
-    const autocomplete = (el.getAttribute("autocomplete") || "").toLowerCase();
-    return /one-time-code|cc-|current-password|new-password/.test(autocomplete);
+    let answer = sensitiveCache.get(el);
+    if (answer === void 0) {
+      answer = sensitiveByKind(el);
+      sensitiveCache.set(el, answer);
+    }
+    return answer;
   }
-  function fieldValue(el, role) {
-    if (el.localName === "input") {
-      const type = (el.getAttribute("type") || "").toLowerCase();
-      if (["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(type)) return null;
-      return el.value;
-    }
-    if (el.localName === "textarea") return el.value;
-    if (el.localName === "select") {
-      return Array.from(el.selectedOptions).map((o) => normalizeSpace(o.label || o.text)).join(", ");
-    }
-    if (role === "textbox" && el.isContentEditable) return el.innerText;
-    return null;
+  function sensitiveByKind(el) {
+    const type = el.localName === "input" ? inputType(el) : "text";
+    if (type === "hidden" || isPasswordField(el)) return true;
+    if (!TEXT_TYPES.has(type)) return false;
+    if (/(^|\s)(one-time-code|cc-[a-z-]+)(\s|$)/.test(autocompleteOf(el))) return true;
+    return SECRET_HINT_RE.test(words(fieldHint(el)));
   }
 
   // src/pagelens/engine/js/pseudo.js
@@ -2367,13 +2415,51 @@ var bundle = (() => {
     return owner && owner.isConnected && owner.getAttribute(ID_ATTR) === id ? owner : null;
   }
 
+  // src/pagelens/engine/js/contact.js
+  var EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+  var PHONE_SHAPES = [
+    /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
+    /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
+    /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
+    /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g
+  ];
+  var LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
+  var MAYBE_CONTACT_RE = /@|\d[\d\s().\/-]{5,}\d/;
+  function digitCount(text) {
+    return text.replace(/\D/g, "").length;
+  }
+  function maskPhone(match) {
+    const digits = digitCount(match);
+    return digits >= 7 && digits <= 15 ? "[phone]" : match;
+  }
+  function maskContactDetails(text) {
+    if (!text || !MAYBE_CONTACT_RE.test(text)) return text;
+    let out = text.replace(EMAIL_RE, "[email]");
+    out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) => label + maskPhone(number));
+    for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
+    return out;
+  }
+  var unmasked = (text) => text;
+  function contactMask(on) {
+    return on ? maskContactDetails : unmasked;
+  }
+  var IDENTIFYING_ATTRS = /* @__PURE__ */ new Set(["id", "class", "for", "name", "type", "role", "style", "data-llm-id", "data-testid"]);
+  var URL_ATTRS = /* @__PURE__ */ new Set(["href", "src", "action", "formaction", "srcset", "poster", "cite"]);
+  var CONTACT_URL_RE = /^\s*(mailto|tel|sms|callto):/i;
+  function maskAttribute(name, value, mask) {
+    if (URL_ATTRS.has(name)) return CONTACT_URL_RE.test(value) ? mask(value) : value;
+    return IDENTIFYING_ATTRS.has(name) ? value : mask(value);
+  }
+
   // src/pagelens/engine/js/collect.js
   var SKIP_TAGS = /* @__PURE__ */ new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title"]);
   var Control = class {
-    constructor(el, role, rect) {
+    constructor(el, role, rect, mask) {
       this.el = el;
       this.role = role;
       this.rect = rect;
+      this.mask = mask;
+      this.nameIsMasked = false;
       this.inViewport = intersectsViewport(rect);
       this._visible = void 0;
       this._name = void 0;
@@ -2386,8 +2472,13 @@ var bundle = (() => {
       if (this._visible === void 0) this._visible = isVisible(this.el, this.rect);
       return this._visible;
     }
+    // The accessible name as views show it.
     get name() {
-      if (this._name === void 0) this._name = accessibleName(this.el);
+      if (this._name === void 0) {
+        const name = accessibleName(this.el);
+        this._name = this.mask(name);
+        this.nameIsMasked = this._name !== name;
+      }
       return this._name;
     }
     // The id a view shows. Its identity keys are remembered only then: naming every
@@ -2404,7 +2495,8 @@ var bundle = (() => {
     }
   };
   var PageScan = class {
-    constructor() {
+    constructor(mask) {
+      this.mask = mask;
       this.controls = [];
       this.landmarkCandidates = [];
       this.frames = [];
@@ -2413,9 +2505,9 @@ var bundle = (() => {
       this.closedShadowHosts = 0;
     }
   };
-  function scanPage(deadline) {
+  function scanPage(deadline, mask = unmasked) {
     resetRunCaches();
-    const scan = new PageScan();
+    const scan = new PageScan(mask);
     const root = document.documentElement;
     if (!root) return scan;
     noteScannedShadowRoots(scan.shadowRoots);
@@ -2427,7 +2519,7 @@ var bundle = (() => {
       if (tag === "iframe" || tag === "frame") {
         if (isRendered(el)) {
           const rect2 = el.getBoundingClientRect();
-          if (rect2.width > 0 && rect2.height > 0) scan.frames.push(new Control(el, "iframe", rect2));
+          if (rect2.width > 0 && rect2.height > 0) scan.frames.push(new Control(el, "iframe", rect2, mask));
         }
         return false;
       }
@@ -2440,7 +2532,7 @@ var bundle = (() => {
       if (!isRendered(el)) return true;
       const rect = boxOf(el);
       if (rect.width <= 0 || rect.height <= 0) return true;
-      scan.controls.push(new Control(el, role, rect));
+      scan.controls.push(new Control(el, role, rect, mask));
       return true;
     }, scan.shadowRoots);
     stampIds(scan);
@@ -2450,6 +2542,413 @@ var bundle = (() => {
     beginStamping(scan.shadowRoots);
     for (const control of scan.controls) control.stampedId = stableId(control.el);
     for (const frame of scan.frames) frame.stampedId = stableId(frame.el);
+  }
+
+  // src/pagelens/engine/js/announce.js
+  var LIVE_REGION_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], [aria-live="polite"], [aria-live="assertive"], output';
+  var TOAST_HINT_RE = /(^|[-_ ])(toast|snackbar|notification|notice|flash|alert|error|success|feedback|message)s?([-_ ]|$)/i;
+  var ERROR_HINT_RE = /(^|[-_ ])(error|danger|invalid|fail|failure|warning)([-_ ]|$)/i;
+  var SUCCESS_HINT_RE = /(^|[-_ ])(success|ok|done|saved|confirm|confirmed)([-_ ]|$)/i;
+  var ERROR_WORDS_RE = /\b(error|errors|invalid|incorrect|failed|failure|fail|wrong|denied|not allowed|unable|couldn'?t|cannot|can'?t|problem|required|expired|rejected|not found)\b/i;
+  var SUCCESS_WORDS_RE = /\b(success|successful|successfully|saved|thank you|thanks|added|welcome|completed?|done|sent|updated|confirmed|created|submitted|logged in|signed in|subscribed)\b/i;
+  var STYLED_ANCESTORS = 3;
+  function styleHint(el) {
+    const cls = typeof el.className === "string" ? el.className : "";
+    return `${cls} ${el.id || ""}`.replace(/([a-z])([A-Z])/g, "$1 $2");
+  }
+  function isLiveRegion(el) {
+    return el.matches(LIVE_REGION_SELECTOR);
+  }
+  function isAnnouncer(el) {
+    return isLiveRegion(el) || TOAST_HINT_RE.test(styleHint(el));
+  }
+  function announcerOf(node) {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    return el ? closestComposed(el, isAnnouncer) : null;
+  }
+  function hintTone(hint) {
+    if (ERROR_HINT_RE.test(hint)) return "error";
+    return SUCCESS_HINT_RE.test(hint) ? "success" : null;
+  }
+  function styleTone(el) {
+    for (let cur = el, depth = 0; cur && depth <= STYLED_ANCESTORS; cur = cur.parentElement, depth++) {
+      const tone = hintTone(styleHint(cur));
+      if (tone) return tone;
+    }
+    return null;
+  }
+  function toneOf(el, text) {
+    const styled = styleTone(el);
+    if (styled === "error" || el.getAttribute("aria-invalid") === "true" || ERROR_WORDS_RE.test(text)) return "error";
+    if (styled === "success" || SUCCESS_WORDS_RE.test(text)) return "success";
+    return null;
+  }
+
+  // src/pagelens/engine/js/changes.js
+  var STATE_ATTRS = [
+    "aria-expanded",
+    "aria-checked",
+    "aria-pressed",
+    "aria-selected",
+    "aria-disabled",
+    "disabled",
+    "aria-invalid"
+  ];
+  var SHOWING_ATTRS = /* @__PURE__ */ new Set(["class", "style", "hidden", "open", "aria-hidden"]);
+  var WATCHED2 = {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeOldValue: true,
+    attributeFilter: [...SHOWING_ATTRS, ...STATE_ATTRS]
+  };
+  var MAX_PENDING = 5e3;
+  var READ_AFTER_MS = 250;
+  var MAX_NODES_PER_READ = 100;
+  var ORDINARY_PER_READ = 3;
+  var MAX_EVENTS = 12;
+  var MAX_TEXT = 80;
+  var TEXT_SCAN_CHARS = 400;
+  var NAMED_ROLES = /* @__PURE__ */ new Set(["dialog", "alertdialog", "heading"]);
+  var NO_TEXT_TAGS = /* @__PURE__ */ new Set([
+    "script",
+    "style",
+    "template",
+    "noscript",
+    "textarea",
+    "select",
+    "svg",
+    "math",
+    "head",
+    "title"
+  ]);
+  var LABELS = { added: "Added", removed: "Removed", changed: "Changed" };
+  var log = {
+    observer: null,
+    batches: [],
+    // the record lists the observer was given, with when: [{records, at}]
+    pending: 0,
+    unread: 0,
+    timer: 0,
+    events: [],
+    // {el, kind, role, text, detail, tone, at}
+    dropped: 0,
+    more: { added: 0, removed: 0, changed: 0, at: 0 },
+    // ordinary changes only counted
+    errors: false,
+    success: false,
+    looked: false
+    // the agent has had a view of this document
+  };
+  var shownBefore = /* @__PURE__ */ new WeakMap();
+  var watchedRoots = /* @__PURE__ */ new WeakSet();
+  function watchChanges() {
+    if (log.observer) return;
+    log.observer = new MutationObserver(queue);
+    watchRoot(document);
+  }
+  function watchShadowRoots(roots) {
+    if (!log.observer) return;
+    for (const root of roots) watchRoot(root);
+  }
+  function watchRoot(root) {
+    if (watchedRoots.has(root)) return;
+    watchedRoots.add(root);
+    log.observer.observe(root, WATCHED2);
+  }
+  function queue(records) {
+    if (!records.length) return;
+    if (log.pending >= MAX_PENDING) {
+      log.unread += records.length;
+      log.more.at = performance.now();
+      return;
+    }
+    log.batches.push({ records, at: performance.now() });
+    log.pending += records.length;
+    if (!log.timer) log.timer = setTimeout(readPending, READ_AFTER_MS);
+  }
+  function noteView(mode) {
+    if (!log.observer || log.looked) return;
+    log.looked = true;
+    if (mode !== "semantic") {
+      clearTimeout(log.timer);
+      log.timer = 0;
+      log.batches = [];
+      log.pending = 0;
+      clearLog();
+    }
+  }
+  function takeRecentEvents(mask) {
+    if (!log.observer) return null;
+    log.looked = true;
+    queue(log.observer.takeRecords());
+    readPending();
+    const more = log.more;
+    if (!log.events.length && !more.added && !more.removed && !more.changed && !log.unread) return null;
+    const now = performance.now();
+    const lines = [];
+    if (log.dropped) lines.push(`(${log.dropped} earlier changes not shown)`);
+    for (const event of log.events.slice().sort((a, b) => a.at - b.at)) lines.push(eventLine(event, now, mask));
+    for (const kind of ["added", "removed", "changed"]) {
+      if (more[kind]) lines.push(`[${ago(now - more.at)}] ${LABELS[kind]}: ${more[kind]} more`);
+    }
+    if (log.unread) lines.push(`[${ago(now - more.at)}] Changed: ${log.unread} more, not read`);
+    const result = { recentEvents: lines, hasErrors: log.errors, hasSuccess: log.success };
+    clearLog();
+    return result;
+  }
+  function clearLog() {
+    log.events = [];
+    log.dropped = 0;
+    log.unread = 0;
+    log.more = { added: 0, removed: 0, changed: 0, at: 0 };
+    log.errors = false;
+    log.success = false;
+  }
+  function ago(ms) {
+    const seconds = Math.max(0, Math.round(ms / 1e3));
+    return seconds < 120 ? `${seconds}s ago` : `${Math.round(seconds / 60)}m ago`;
+  }
+  function eventLine(event, now, mask) {
+    const label = event.tone === "error" && event.kind !== "removed" ? "Error" : LABELS[event.kind];
+    const what = [event.role, event.text && `'${mask(event.text)}'`, event.detail].filter(Boolean).join(" ");
+    return `[${ago(now - event.at)}] ${label}: ${what}`;
+  }
+  function readPending() {
+    clearTimeout(log.timer);
+    log.timer = 0;
+    const batches = log.batches;
+    log.batches = [];
+    log.pending = 0;
+    if (!batches.length) return;
+    const burst = new Burst();
+    for (const { records, at } of batches) {
+      for (const record of records) burst.note(record, at);
+    }
+    burst.describe();
+  }
+  var Burst = class {
+    constructor() {
+      this.added = /* @__PURE__ */ new Map();
+      this.removed = [];
+      this.texts = /* @__PURE__ */ new Map();
+      this.attributes = /* @__PURE__ */ new Map();
+      this.ordinary = { added: 0, removed: 0, changed: 0 };
+      this.described = 0;
+    }
+    note(record, at) {
+      const target = record.target;
+      if (record.type === "childList") {
+        for (const node of record.addedNodes) {
+          if (node.nodeType === 1) this.added.set(node, at);
+          else if (node.nodeType === 3 && target.nodeType === 1) this.texts.set(target, at);
+        }
+        for (const node of record.removedNodes) {
+          if (node.nodeType === 1) this.removed.push([node, target, at]);
+          else if (node.nodeType === 3 && target.nodeType === 1) this.texts.set(target, at);
+        }
+      } else if (record.type === "characterData") {
+        if (target.parentElement) this.texts.set(target.parentElement, at);
+      } else {
+        let entry = this.attributes.get(target);
+        if (!entry) this.attributes.set(target, entry = { old: /* @__PURE__ */ new Map(), at });
+        if (!entry.old.has(record.attributeName)) entry.old.set(record.attributeName, record.oldValue);
+        entry.at = at;
+      }
+    }
+    // Whether `el` is inside (or is) an element added in this burst: described with it.
+    isNew(el) {
+      for (let cur = el; cur; cur = cur.parentElement) if (this.added.has(cur)) return true;
+      return false;
+    }
+    spent() {
+      return this.described++ >= MAX_NODES_PER_READ;
+    }
+    describe() {
+      const removals = [];
+      for (const [el, parent, at] of this.removed) {
+        if (el.isConnected || parent.nodeType === 1 && !parent.isConnected) continue;
+        if (this.spent()) break;
+        const found = removedMessage(el, parent);
+        if (found) removals.push({ el, at, ...found });
+      }
+      const additions = [];
+      for (const [el, at] of this.added) {
+        if (el.parentElement && this.isNew(el.parentElement)) continue;
+        if (this.spent()) break;
+        const found = addedMessage(el);
+        if (found) additions.push({ el, at, ...found });
+      }
+      const kept = [];
+      for (const addition of additions) {
+        const twin = removals.findIndex((removal) => sameLook(removal, addition));
+        if (twin >= 0) removals.splice(twin, 1);
+        else kept.push(addition);
+      }
+      for (const removal of removals) this.record(removal, "removed");
+      for (const addition of kept) this.record(addition, "added");
+      for (const [el, at] of this.texts) {
+        if (!el.isConnected || this.isNew(el) || this.spent()) continue;
+        const found = changedText(el);
+        if (found) this.record({ at, ...found }, "changed");
+      }
+      for (const [el, { old, at }] of this.attributes) {
+        if (!el.isConnected || this.isNew(el) || this.spent()) continue;
+        const found = changedAttributes(el, old);
+        if (found) this.record({ el, at, ...found }, found.kind);
+      }
+    }
+    // One event per element: a toast that came, changed its text and went is one line
+    // for each step at most, its text the latest.
+    record(found, kind) {
+      const { el, at, role, text, detail, tone, message } = found;
+      if (tone === "error" && kind !== "removed") log.errors = true;
+      if (tone === "success" && kind !== "removed") log.success = true;
+      const known = log.events.find((e) => e.el === el && (e.kind === kind || e.kind === "added" && kind === "changed"));
+      if (known) {
+        Object.assign(known, { text, detail, at, tone: tone || known.tone });
+        return;
+      }
+      if (!message && this.ordinary[kind]++ >= ORDINARY_PER_READ) {
+        log.more[kind]++;
+        log.more.at = at;
+        return;
+      }
+      log.events.push({ el, kind, role, text, detail, tone, at });
+      if (log.events.length > MAX_EVENTS) {
+        log.events.shift();
+        log.dropped++;
+      }
+    }
+  };
+  function sameLook(a, b) {
+    return a.role === b.role && a.text === b.text;
+  }
+  function textOf(el) {
+    const parts = [];
+    let left = TEXT_SCAN_CHARS;
+    const visit = (node) => {
+      for (let child = node.firstChild; child && left > 0; child = child.nextSibling) {
+        if (child.nodeType === 3) {
+          parts.push(child.data);
+          left -= child.data.length;
+        } else if (child.nodeType === 1 && !NO_TEXT_TAGS.has(child.localName) && !child.hasAttribute("hidden") && child.getAttribute("aria-hidden") !== "true" && !isEditingHost(child)) {
+          visit(child);
+          parts.push(" ");
+        }
+      }
+    };
+    if (!NO_TEXT_TAGS.has(el.localName) && !isEditingHost(el)) visit(el);
+    return truncate(normalizeSpace(parts.join("")), MAX_TEXT);
+  }
+  function described(el) {
+    const control = el.isConnected ? interactiveRole(el) : null;
+    if (control) return { role: control === "clickable" ? "" : control, text: truncate(accessibleName(el), MAX_TEXT), control: true };
+    const role = getRole(el);
+    if (NAMED_ROLES.has(role)) {
+      const name = el.isConnected ? accessibleName(el) : el.getAttribute("aria-label") || "";
+      return { role, text: truncate(name || textOf(el), MAX_TEXT), control: false };
+    }
+    return { role: "", text: textOf(el), control: false };
+  }
+  function messageIn(el) {
+    if (isAnnouncer(el) || styleTone(el)) return el;
+    return el.querySelector(`${LIVE_REGION_SELECTOR}, [class*="error" i], [class*="danger" i], [class*="invalid" i], [class*="success" i], [class*="toast" i], [class*="alert" i]`);
+  }
+  function messageTone(el, text) {
+    const region = announcerOf(el) || messageIn(el);
+    if (!region) return { tone: styleTone(el), message: false };
+    return { tone: toneOf(region, text), message: true };
+  }
+  function addedMessage(el) {
+    if (NO_TEXT_TAGS.has(el.localName) || el.localName === "link" || el.localName === "meta") return null;
+    if (el.isConnected && (isInsideUserInput(el) || !isRendered(el))) return null;
+    const { role, text, control } = described(el);
+    if (!text && !role) return null;
+    shownBefore.set(el, true);
+    const { tone, message } = messageTone(el, text);
+    return { role, text, tone, message: message || control || !!role };
+  }
+  function removedMessage(el, parent) {
+    if (NO_TEXT_TAGS.has(el.localName) || el.hidden || el.getAttribute("aria-hidden") === "true") return null;
+    if (shownBefore.get(el) === false) return null;
+    const { role, text } = described(el);
+    if (!text) return null;
+    const region = parent.nodeType === 1 && announcerOf(parent) || messageIn(el);
+    const tone = region ? toneOf(region, text) : styleTone(el);
+    return { role, text, tone, message: !!region || !!role || logged(el) };
+  }
+  function logged(el) {
+    return log.events.some((e) => e.el === el);
+  }
+  function isInsideUserInput(el) {
+    for (let cur = el; cur; cur = cur.parentElement) {
+      if (cur.localName === "textarea" || isEditingHost(cur)) return true;
+    }
+    return false;
+  }
+  function textOwner(el) {
+    const region = announcerOf(el);
+    if (region) return region;
+    for (let cur = el, depth = 0; cur && depth < 4; cur = cur.parentElement, depth++) {
+      if (interactiveRole(cur) || NAMED_ROLES.has(getRole(cur))) return cur;
+    }
+    return el;
+  }
+  function changedText(el) {
+    if (NO_TEXT_TAGS.has(el.localName) || isInsideUserInput(el)) return null;
+    const owner = textOwner(el);
+    if (!isRendered(owner)) return null;
+    const { role, text, control } = described(owner);
+    if (!text) return null;
+    const { tone, message } = messageTone(owner, text);
+    return { el: owner, role, text, tone, message: message || control || !!role };
+  }
+  function stateWords(el, attributes) {
+    const words2 = [];
+    const aria = (name) => el.getAttribute(name);
+    for (const attr of attributes) {
+      if (attr === "aria-expanded") words2.push(aria(attr) === "true" ? "expanded" : "collapsed");
+      else if (attr === "aria-checked") words2.push({ true: "checked", mixed: "mixed" }[aria(attr)] || "unchecked");
+      else if (attr === "aria-pressed") words2.push(aria(attr) === "true" ? "pressed" : "not pressed");
+      else if (attr === "aria-selected") words2.push(aria(attr) === "true" ? "selected" : "not selected");
+      else if (attr === "aria-invalid") words2.push(aria(attr) && aria(attr) !== "false" ? "invalid" : "valid");
+      else if (attr === "disabled" || attr === "aria-disabled") {
+        const disabled = el.hasAttribute("disabled") || aria("aria-disabled") === "true";
+        if (!words2.includes("disabled") && !words2.includes("enabled")) words2.push(disabled ? "disabled" : "enabled");
+      }
+    }
+    return words2;
+  }
+  function changedAttributes(el, old) {
+    const changed = [...old.keys()].filter((attr) => el.getAttribute(attr) !== old.get(attr));
+    if (!changed.length) return null;
+    const states = changed.filter((attr) => STATE_ATTRS.includes(attr));
+    const control = interactiveRole(el);
+    const styledInvalid = control && changed.includes("class") && hintTone(styleHint(el)) === "error" && hintTone(old.get("class") || "") !== "error";
+    if (states.length && (control || states.includes("aria-invalid")) || styledInvalid) {
+      const words2 = stateWords(el, states);
+      if (styledInvalid && !words2.includes("invalid")) words2.push("invalid");
+      const { role, text } = described(el);
+      const tone = words2.includes("invalid") ? "error" : null;
+      return { kind: "changed", role, text, detail: words2.join(", "), tone, message: true };
+    }
+    if (!changed.some((attr) => SHOWING_ATTRS.has(attr))) return null;
+    return shownOrHidden(el, old);
+  }
+  function shownOrHidden(el, old) {
+    const role = getRole(el);
+    if (!isAnnouncer(el) && !styleTone(el) && role !== "dialog" && role !== "alertdialog") return null;
+    const { text } = described(el);
+    const shown = !!text && isRendered(el);
+    let before = shownBefore.get(el);
+    if (before === void 0) before = old.has("hidden") ? old.get("hidden") === null : !shown;
+    shownBefore.set(el, shown);
+    if (shown === before) return null;
+    const { role: shownRole } = described(el);
+    const tone = toneOf(el, text);
+    return { kind: shown ? "added" : "removed", role: shownRole, text, tone, message: true };
   }
 
   // src/pagelens/engine/js/content.js
@@ -2523,7 +3022,7 @@ var bundle = (() => {
   }
   var WORD_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*/gu;
   function countWords(text) {
-    let words = 0, inWord = false;
+    let words2 = 0, inWord = false;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c > 127) {
@@ -2531,10 +3030,10 @@ var bundle = (() => {
         return matches ? matches.length : 0;
       }
       const alnum = c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122;
-      if (alnum && !inWord) words++;
+      if (alnum && !inWord) words2++;
       inWord = alnum || inWord && (c === 39 || c === 45);
     }
-    return words;
+    return words2;
   }
   function ownChromeHint(el) {
     if (CHROME_TAGS.has(el.localName) && el.localName !== "button" && el.localName !== "select") return true;
@@ -2630,17 +3129,17 @@ var bundle = (() => {
       if (!NON_SPACE_RE.test(data)) return;
       const info = this.parentInfo(node.parentElement);
       if (!info) return;
-      const words = countWords(data);
-      if (!words) return;
+      const words2 = countWords(data);
+      if (!words2) return;
       let block = this.blocks.get(info.block);
       if (!block) {
         block = { words: 0, linkWords: 0 };
         this.blocks.set(info.block, block);
       }
-      block.words += words;
-      if (info.link) block.linkWords += words;
-      this.words += words;
-      if (info.link) this.linkWords += words;
+      block.words += words2;
+      if (info.link) block.linkWords += words2;
+      this.words += words2;
+      if (info.link) this.linkWords += words2;
       if (this.textLength < 2e4) {
         this.text.push(data);
         this.textLength += data.length;
@@ -2648,8 +3147,8 @@ var bundle = (() => {
     }
     measureProse() {
       const clusters = /* @__PURE__ */ new Map();
-      const credit = (el, words) => {
-        if (el) clusters.set(el, (clusters.get(el) || 0) + words);
+      const credit = (el, words2) => {
+        if (el) clusters.set(el, (clusters.get(el) || 0) + words2);
       };
       for (const [el, block] of this.blocks) {
         if (block.words < 20 || block.linkWords > 0.3 * block.words || this.chromeOf(el)) continue;
@@ -2658,9 +3157,9 @@ var bundle = (() => {
         credit(el.parentElement, block.words);
         if (el.parentElement) credit(el.parentElement.parentElement, block.words / 2);
       }
-      for (const [el, words] of clusters) {
-        if (words > this.topCluster) {
-          this.topCluster = words;
+      for (const [el, words2] of clusters) {
+        if (words2 > this.topCluster) {
+          this.topCluster = words2;
           this.topClusterNode = el;
         }
       }
@@ -2772,7 +3271,6 @@ var bundle = (() => {
   // src/pagelens/engine/js/classify.js
   var ERROR_RE = /\b(404|403|410|500|502|503|504|not found|page not found|error|forbidden|unavailable|maintenance|just a moment|attention required|access denied|doesn.t exist|does not exist|went wrong|bad request|unprocessable|not acceptable|right back)\b/i;
   var SEARCH_HINT_RE = /search|query|^q$|^p$|^wd$|^kw$|^k$|^s$|^text$|keyword|such|recherch|busca|cerca|поиск|搜索|検索/i;
-  var PASSWORD_HINT_RE = /passw|passwd|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|пароль|密码|パスワード/i;
   var PLACEHOLDER_VALUE_RE = /^(search|suche|suchen|recherche|buscar|cerca|keywords?|enter .*|type .*|find .*|what are you looking for.*)\W*$/i;
   var RESULTS_RE = /(?<!\p{L})((about|ungefähr|environ|circa) )?\d[\d.,]* (results?|ergebnisse|résultats|resultados|risultati|treffer|hits|matches|результат\p{L}*)(?!\p{L})|(?<!\p{L})(results? (for|of)|search results|no results|did not match any|nothing found|ничего не нашлось|keine ergebnisse|ergebnisse für|résultats pour|resultados para|showing \d)|找到约|相关结果|件の検索結果/iu;
   function screenNameRe(names) {
@@ -2811,18 +3309,6 @@ var bundle = (() => {
     }
     return types;
   }
-  function fieldHint(control) {
-    const el = control.el;
-    const lastSegment = (value) => (value || "").split(/[$.:[\]_-]+/).filter(Boolean).pop() || "";
-    return [
-      control.name,
-      el.getAttribute("placeholder"),
-      el.getAttribute("aria-label"),
-      el.getAttribute("title"),
-      lastSegment(el.getAttribute("name")),
-      lastSegment(el.getAttribute("id"))
-    ].filter(Boolean).join(" ");
-  }
   function isSearchField(control) {
     const el = control.el;
     if (control.role === "searchbox" || (el.getAttribute("type") || "").toLowerCase() === "search") return true;
@@ -2833,13 +3319,6 @@ var bundle = (() => {
     if (/search|suche|recherch|buscar|поиск|搜索|検索/i.test(hint)) return true;
     const form = el.form;
     return !!form && /search|suche|find/i.test(`${form.getAttribute("action") || ""} ${form.getAttribute("id") || ""} ${form.getAttribute("class") || ""}`);
-  }
-  function isPasswordField(control) {
-    const el = control.el;
-    if (el.localName !== "input") return false;
-    const type = (el.getAttribute("type") || "").toLowerCase();
-    if (type === "password") return true;
-    return ["", "text", "email"].includes(type) && PASSWORD_HINT_RE.test(fieldHint(control));
   }
   var TEXT_ROLES = /* @__PURE__ */ new Set(["textbox", "searchbox", "combobox", "spinbutton", "date"]);
   function formGroups(scan, stats) {
@@ -2857,7 +3336,7 @@ var bundle = (() => {
         groups.set(form, group);
       }
       group.chrome &&= stats.chromeOf(el);
-      if (isPasswordField(control)) group.passwords++;
+      if (isPasswordField(control.el)) group.passwords++;
       else if (TEXT_ROLES.has(control.role) && tag !== "select" && isSearchField(control)) {
         group.search++;
         const value = normalizeSpace(el.value || el.getAttribute("value") || "");
@@ -2919,12 +3398,12 @@ var bundle = (() => {
   }
   function hasWords(el, min) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    let words = 0;
-    for (let node = walker.nextNode(); node && words < min; node = walker.nextNode()) words += countWords(
+    let words2 = 0;
+    for (let node = walker.nextNode(); node && words2 < min; node = walker.nextNode()) words2 += countWords(
       /** @type {Text} */
       node.data
     );
-    return words >= min;
+    return words2 >= min;
   }
   var CART_RE = /add[-_ ]?to[-_ ]?(cart|bag|basket)|addtocart|buy[-_ ]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir al carrito|aggiungi al carrello|в корзину|加入购物车|カートに入れる/i;
   function cartButtons() {
@@ -2960,7 +3439,7 @@ var bundle = (() => {
       if (!control.visible) continue;
       if (isSubmitControl(control)) return false;
       const el = control.el;
-      if (!field && control.role === "textbox" && el.localName !== "textarea" && !isEditingHost(el) && !isPasswordField(control) && !isSearchField(control)) field = true;
+      if (!field && control.role === "textbox" && el.localName !== "textarea" && !isEditingHost(el) && !isPasswordField(el) && !isSearchField(control)) field = true;
     }
     return field;
   }
@@ -3101,12 +3580,12 @@ var bundle = (() => {
     if (control.role === "link" && el.hasAttribute("href")) return CTA_RANK.link;
     return null;
   }
-  function visibleHeadings(levels, max) {
+  function visibleHeadings(levels, max, mask) {
     const out = [];
     for (const h of document.querySelectorAll(levels.join(","))) {
       if (out.length >= max) break;
       if (!isRendered(h)) continue;
-      const text = truncate(accessibleName(h) || normalizeSpace(h.textContent), 100);
+      const text = truncate(mask(accessibleName(h) || normalizeSpace(h.textContent)), 100);
       if (text) out.push(`${h.localName}: ${text}`);
     }
     return out;
@@ -3186,17 +3665,18 @@ var bundle = (() => {
   function actionSelector(control, builder, uniqueLabel) {
     const selector = builder.build(control.el);
     const isPath = !selector || /[> ]|:nth-/.test(selector.replace(/\[[^\]]*\]/g, ""));
-    if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && uniqueLabel()) {
+    if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && !control.nameIsMasked && uniqueLabel()) {
       return `text=${control.name}`;
     }
-    if (selector && selector.length <= MAX_SELECTOR) return selector;
+    if (selector && selector.length <= MAX_SELECTOR && control.mask(selector) === selector) return selector;
     return `[${ID_ATTR}="${control.id}"]`;
   }
   var FIELD_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea"]);
   var NON_FIELD_TYPES = /* @__PURE__ */ new Set(["submit", "button", "reset", "image", "hidden"]);
   function fieldLabel(control) {
     const el = control.el;
-    return truncate(actionLabel(control) || el.getAttribute("name") || el.getAttribute("placeholder") || el.getAttribute("type") || el.localName, 30);
+    const label = truncate(control.mask(actionLabel(control) || el.getAttribute("name") || el.getAttribute("placeholder") || el.getAttribute("type") || el.localName), 30);
+    return isPasswordField(el) && !/password/i.test(label) ? `${label} (password)` : label;
   }
   function formAction(form) {
     const action = form ? form.getAttribute("action") : null;
@@ -3234,29 +3714,11 @@ var bundle = (() => {
         const href = linkUrl(control.el);
         if (seen.has(href + control.name)) continue;
         seen.add(href + control.name);
-        out.push({ text: truncate(control.name, 60), href });
+        out.push({ text: truncate(control.name, 60), href: maskAttribute("href", href, scan.mask) });
       }
     };
     take((c) => /^(navigation|banner)/.test(regionOf(c.el) || ""));
     take((c) => stats.chromeOf(c.el) && !c.el.closest('footer, [role="contentinfo"]'));
-    return out;
-  }
-  var PREVIEW_EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-  var PHONE_SHAPES = [
-    /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
-    /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
-    /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
-    /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g
-  ];
-  var LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
-  function digitCount(text) {
-    return text.replace(/\D/g, "").length;
-  }
-  function maskContactDetails(text) {
-    let out = text.replace(PREVIEW_EMAIL_RE, "[email]");
-    const maskPhone = (match) => digitCount(match) >= 7 && digitCount(match) <= 15 ? "[phone]" : match;
-    out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) => label + maskPhone(number));
-    for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
     return out;
   }
   var TOKEN_RUN_RE = /[A-Za-z]+|\d+|[\u0370-\u058F]+|[!-/:-@[-`{-~]+|\s+|./gsu;
@@ -3362,17 +3824,18 @@ var bundle = (() => {
     for (const form of summary.forms) form.fields = form.fields.map((f) => redact(f, values));
     return summary;
   }
-  function summaryView(scan, mode, deadline, httpStatus = 0) {
+  function summaryView(scan, mode, options) {
+    const httpStatus = options.httpStatus || 0;
     const limits = SUMMARY_LIMITS[mode];
-    const stats = new TextStats(document.body, deadline);
+    const stats = new TextStats(document.body, options.deadline);
     const mainNode = findMainNode(stats);
     const type = classifyPage(pageSignals(scan, stats, httpStatus));
     const title = truncate(normalizeSpace(document.title), 120);
-    const headings = visibleHeadings(limits.levels, limits.headings);
+    const headings = visibleHeadings(limits.levels, limits.headings, scan.mask);
     const start = previewStart(stats);
     const previewRoot = start && !mainNode.contains(start) ? document.body : mainNode;
     const preview = truncate(
-      maskContactDetails(readableText(previewRoot, limits.preview * 2, true, start)),
+      scan.mask(readableText(previewRoot, limits.preview * 2, true, start)),
       limits.preview
     );
     const forms = visibleForms(scan, limits.forms, limits.fields, mode === "full");
@@ -3416,17 +3879,18 @@ var bundle = (() => {
   function keepsValue(el) {
     return el.localName === "input" && NON_FIELD_TYPES.has((el.getAttribute("type") || "").toLowerCase()) && (el.getAttribute("type") || "").toLowerCase() !== "hidden";
   }
-  function openTag(el) {
+  function openTag(el, mask) {
     let out = `<${el.localName}`;
     for (const attr of el.attributes) {
       const name = attr.name;
       if (name.startsWith("on") || name === "style") continue;
       if (name === "value" && !keepsValue(el)) continue;
-      out += attr.value === "" ? ` ${name}` : ` ${name}="${escape(truncate(attr.value, MAX_ATTRIBUTE))}"`;
+      const value = maskAttribute(name, attr.value, mask);
+      out += value === "" ? ` ${name}` : ` ${name}="${escape(truncate(value, MAX_ATTRIBUTE))}"`;
     }
     return out + ">";
   }
-  function domView(_scan, options) {
+  function domView(scan, options) {
     const limit = options.maxDomChars || 5e4;
     const parts = [];
     let length = 0;
@@ -3434,14 +3898,14 @@ var bundle = (() => {
     let truncated = false;
     const write = (node) => {
       if (node.nodeType === 3) {
-        const text = escape(node.data);
+        const text = escape(scan.mask(node.data));
         if (length + text.length + closing > limit) return false;
         parts.push(text);
         length += text.length;
         return true;
       }
       if (node.nodeType !== 1 || DROPPED_TAGS.has(node.localName)) return true;
-      const open = openTag(node);
+      const open = openTag(node, scan.mask);
       const end = VOID_TAGS.has(node.localName) ? "" : `</${node.localName}>`;
       if (length + open.length + end.length + closing > limit) return false;
       parts.push(open);
@@ -3535,12 +3999,121 @@ var bundle = (() => {
     if (parent) parent.prepend(base);
   }
 
+  // src/pagelens/engine/js/states.js
+  function ariaBool(el, attr) {
+    const value = el.getAttribute(attr);
+    if (value === null || value === "undefined" || value === "") return void 0;
+    return value === "mixed" ? "mixed" : value === "true";
+  }
+  function isDisabled(el) {
+    if (el.matches(":disabled")) return true;
+    for (let cur = el; cur; cur = composedParent(cur)) {
+      const value = ariaBool(cur, "aria-disabled");
+      if (value !== void 0) return value === true;
+    }
+    return false;
+  }
+  function checkedState(el) {
+    if (el.localName === "input" && (el.type === "checkbox" || el.type === "radio")) {
+      return el.type === "checkbox" && el.indeterminate ? "mixed" : el.checked;
+    }
+    return ariaBool(el, "aria-checked");
+  }
+  function expandedState(el) {
+    const expanded = ariaBool(el, "aria-expanded");
+    if (expanded !== void 0) return expanded === true;
+    if (el.localName === "summary" && isDetailsSummary(el)) return el.parentElement.open;
+    const popover = el.popoverTargetElement;
+    if (popover) return popover.matches(":popover-open");
+    return void 0;
+  }
+  var READONLY_TYPES = /* @__PURE__ */ new Set([
+    "text",
+    "search",
+    "url",
+    "tel",
+    "email",
+    "password",
+    "date",
+    "month",
+    "week",
+    "time",
+    "datetime-local",
+    "number"
+  ]);
+  function isReadOnly(el) {
+    if (el.localName === "textarea") return el.readOnly;
+    if (el.localName === "input" && READONLY_TYPES.has(el.type)) return el.readOnly;
+    return ariaBool(el, "aria-readonly") === true;
+  }
+  var OTHER_VALIDITY_FAILURES = [
+    "customError",
+    "typeMismatch",
+    "patternMismatch",
+    "badInput",
+    "rangeUnderflow",
+    "rangeOverflow",
+    "stepMismatch",
+    "tooLong",
+    "tooShort"
+  ];
+  function isInvalid(el) {
+    const aria = el.getAttribute("aria-invalid");
+    if (aria && aria !== "false") return true;
+    if (!el.willValidate || !el.validity || el.validity.valid) return false;
+    const validity = el.validity;
+    const onlyMissing = validity.valueMissing && !OTHER_VALIDITY_FAILURES.some((f) => validity[f]);
+    return !onlyMissing || el.matches(":user-invalid");
+  }
+  function controlStates(el, role) {
+    const states = {};
+    const checked = checkedState(el);
+    if (checked) states.checked = checked;
+    if (isDisabled(el)) states.disabled = true;
+    const expanded = expandedState(el);
+    if (expanded !== void 0) states.expanded = expanded;
+    const selected = el.localName === "option" ? el.selected : ariaBool(el, "aria-selected");
+    if (selected) states.selected = true;
+    const pressed = ariaBool(el, "aria-pressed");
+    if (pressed !== void 0) states.pressed = pressed;
+    if (el.required || ariaBool(el, "aria-required") === true) states.required = true;
+    if (isInvalid(el)) states.invalid = true;
+    if (isReadOnly(el)) states.readonly = true;
+    if (isFocused(el)) states.focused = true;
+    if (isPasswordField(el)) states.password = true;
+    return states;
+  }
+  function isFocused(el) {
+    let active = document.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+      active = active.shadowRoot.activeElement;
+    }
+    return active === el;
+  }
+  function fieldValue(el, role) {
+    if (el.localName === "input") {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (["checkbox", "radio", "button", "submit", "reset", "image", "file"].includes(type)) return null;
+      return el.value;
+    }
+    if (el.localName === "textarea") return el.value;
+    if (el.localName === "select") {
+      return Array.from(el.selectedOptions).map((o) => normalizeSpace(o.label || o.text)).join(", ");
+    }
+    if (role === "textbox" && el.isContentEditable) return el.innerText;
+    return null;
+  }
+
   // src/pagelens/engine/js/interaction.js
   var MAX_NAME = 160;
   var MAX_VALUE = 200;
   var TYPE_HINT_ROLES = /* @__PURE__ */ new Set(["textbox", "button", "date"]);
-  function pageHeadings(max) {
-    return visibleHeadings(["h1", "h2", "h3", "h4", "h5", "h6"], max);
+  function pageHeadings(max, mask) {
+    return visibleHeadings(["h1", "h2", "h3", "h4", "h5", "h6"], max, mask);
+  }
+  function shownSelector(control, builder) {
+    const selector = builder.build(control.el);
+    return selector && control.mask(selector) === selector ? selector : `[${ID_ATTR}="${control.id}"]`;
   }
   function pageRegions(scan) {
     const out = [];
@@ -3587,7 +4160,7 @@ var bundle = (() => {
     for (const control of kept) {
       if (rootDeadline.expired()) break;
       const el = control.el;
-      const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
+      const selector = shownSelector(control, builder);
       const r = control.rect;
       const entry = {
         id: control.id,
@@ -3609,7 +4182,7 @@ var bundle = (() => {
     return {
       title: normalizeSpace(document.title),
       url: pageUrl(),
-      headings: pageHeadings(options.maxHeadings),
+      headings: pageHeadings(options.maxHeadings, scan.mask),
       regions: pageRegions(scan),
       controls,
       aimap,
@@ -3660,7 +4233,8 @@ var bundle = (() => {
     "required",
     "invalid",
     "readonly",
-    "focused"
+    "focused",
+    "password"
   ];
   function abbreviateRole(control) {
     if (control.el.localName === "input" && control.el.type === "file") return roles_default.fileInput[0];
@@ -3802,6 +4376,8 @@ var bundle = (() => {
       scrollableContainers: scrollableContainers(scan, options.deadline)
     };
     if (occlusionUnchecked) view.occlusionUnchecked = occlusionUnchecked;
+    const events = takeRecentEvents(scan.mask);
+    if (events) Object.assign(view, events);
     return view;
   }
 
@@ -3846,6 +4422,7 @@ var bundle = (() => {
       let value = el.getAttribute(attr);
       if (attr === "value" && !(el.localName === "input" && NON_FIELD_TYPES.has((el.type || "").toLowerCase()))) continue;
       if (attr === "href") value = shownHref(el, origin);
+      value = maskAttribute(attr, value, control.mask);
       out += ` ${attr}="${escapeHtml(truncate(value, 200))}"`;
     }
     return out;
@@ -3882,8 +4459,8 @@ var bundle = (() => {
 
   // src/pagelens/engine/js/capture.js
   var VIEWS = {
-    compact: (scan, options) => summaryView(scan, "compact", options.deadline, options.httpStatus || 0),
-    full: (scan, options) => summaryView(scan, "full", options.deadline, options.httpStatus || 0),
+    compact: (scan, options) => summaryView(scan, "compact", options),
+    full: (scan, options) => summaryView(scan, "full", options),
     interaction: interactionView,
     semantic: semanticView,
     skeleton: skeletonView,
@@ -3901,7 +4478,8 @@ var bundle = (() => {
     const started = performance.now();
     const deadline = new Deadline(options.timeoutMs || 3e4);
     options.deadline = deadline;
-    const scan = scanPage(deadline);
+    const scan = scanPage(deadline, contactMask(options.maskContactDetails !== false));
+    watchShadowRoots(scan.shadowRoots);
     readPageAs(options.baseUrl);
     let view;
     try {
@@ -3909,6 +4487,7 @@ var bundle = (() => {
     } finally {
       readPageAs(null);
     }
+    if (!options.warmUp) noteView(mode);
     return {
       view,
       frames: options.frames ? frameOwners(scan) : [],
@@ -3964,9 +4543,11 @@ var bundle = (() => {
     return normalizeSpace(text).toLowerCase();
   }
   function actNameMatches(actual, wanted) {
-    const a = actFold(actual), w = actFold(wanted);
-    if (w.endsWith("…")) return a.startsWith(w.slice(0, -1).trimEnd());
-    return a === w;
+    const w = actFold(wanted);
+    return [actual, maskContactDetails(actual)].some((name) => {
+      const a = actFold(name);
+      return w.endsWith("…") ? a.startsWith(w.slice(0, -1).trimEnd()) : a === w;
+    });
   }
   function actIdOf(el) {
     return shownId(el);
@@ -4294,10 +4875,6 @@ var bundle = (() => {
   }
 
   // src/pagelens/engine/js/act_observe.js
-  var ACT_LIVE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], [aria-live="polite"], [aria-live="assertive"], output';
-  var ACT_TOAST_HINT = /(^|[-_ ])(toast|snackbar|notification|notice|flash|alert|error|success|feedback|message)s?([-_ ]|$)/i;
-  var ACT_ERROR_HINT = /(^|[-_ ])(error|danger|invalid|fail|failure|warning)([-_ ]|$)/i;
-  var ACT_SUCCESS_HINT = /(^|[-_ ])(success|ok|done|saved|confirm|confirmed)([-_ ]|$)/i;
   var ACT_MAX_EVENTS = 10;
   var ACT_MUTATION_OPTIONS = { subtree: true, childList: true, attributes: true, characterData: true };
   var actObservations = /* @__PURE__ */ new Map();
@@ -4305,28 +4882,13 @@ var bundle = (() => {
   function actIsOwnWrite(record) {
     return record.type === "attributes" && record.attributeName === ID_ATTR;
   }
-  function actHint(el) {
-    const cls = typeof el.className === "string" ? el.className : "";
-    return `${cls} ${el.id || ""}`;
-  }
-  function actAnnouncer(node) {
-    const el = node.nodeType === 1 ? node : node.parentElement;
-    if (!el) return null;
-    return closestComposed(el, (cur) => cur.matches(ACT_LIVE_SELECTOR) || ACT_TOAST_HINT.test(actHint(cur)));
-  }
-  function actTone(region) {
-    const hint = `${actHint(region)} ${region.getAttribute("role") || ""}`;
-    if (ACT_ERROR_HINT.test(hint) || region.getAttribute("aria-invalid") === "true") return "error";
-    if (ACT_SUCCESS_HINT.test(hint)) return "success";
-    return null;
-  }
   function actRecord(state, region) {
     if (!isRendered(region)) return;
     const text = truncate(normalizeSpace(region.innerText || region.textContent || ""), 200);
     if (!text) return;
     const known = state.events.find((e) => e.region === region);
     if (known) known.text = text;
-    else if (state.events.length < ACT_MAX_EVENTS) state.events.push({ region, text, tone: actTone(region) });
+    else if (state.events.length < ACT_MAX_EVENTS) state.events.push({ region, text });
   }
   function actOnMutations(state, records) {
     for (const record of records) {
@@ -4334,10 +4896,10 @@ var bundle = (() => {
       state.mutations++;
       const nodes = record.type === "childList" ? Array.from(record.addedNodes) : [record.target];
       for (const node of nodes) {
-        const region = actAnnouncer(node);
+        const region = announcerOf(node);
         if (region) actRecord(state, region);
         else if (node.nodeType === 1 && record.type === "childList") {
-          for (const inner of node.querySelectorAll(ACT_LIVE_SELECTOR)) actRecord(state, inner);
+          for (const inner of node.querySelectorAll(LIVE_REGION_SELECTOR)) actRecord(state, inner);
         }
       }
     }
@@ -4356,7 +4918,7 @@ var bundle = (() => {
     actOnMutations(state, state.observer.takeRecords());
     state.observer.disconnect();
     actObservations.delete(token);
-    const events = state.events.map((e) => ({ text: e.text, tone: e.tone }));
+    const events = state.events.map((e) => ({ text: e.text, tone: toneOf(e.region, e.text) }));
     return { mutations: state.mutations, events, doc: actDocToken() };
   }
   function actDocToken() {
@@ -4368,7 +4930,7 @@ var bundle = (() => {
     if (actWarmedUp) return;
     actWarmedUp = true;
     try {
-      capture("compact", { timeoutMs: WARM_UP_MS });
+      capture("compact", { timeoutMs: WARM_UP_MS, warmUp: true });
     } catch (e) {
     }
   }
@@ -4635,6 +5197,9 @@ var bundle = (() => {
     elementById,
     ...actions,
     ...document_exports,
+    // Started when the engine is loaded into an isolated world (browser/world.py): the
+    // semantic view's recent events.
+    watchChanges,
     // The name, role and visibility primitives for any element (the views only cover
     // controls): for tests and the name benchmark.
     accessibleName,

@@ -112,7 +112,8 @@ def check_base_url(url: str) -> str:
 
 
 class CaptureRequest(BaseModel):
-    """Options of a capture (the interaction model's, and the dom view's length); bad
+    """Options of a capture (the interaction model's, the dom view's length, and whether
+    e-mail addresses and phone numbers are masked in every view: docs/privacy.md); bad
     values are rejected, wrong types too (strict: no "yes" for true, no true or 2.5 for a
     count). `baseUrl` reads the page as if it had been loaded from that address: links
     resolve against it and the view reports it as its url (docs/views.md)."""
@@ -125,6 +126,7 @@ class CaptureRequest(BaseModel):
     includeValues: bool = False
     maxIframeDepth: int = Field(1, ge=0, le=10)
     maxDomChars: int = Field(50_000, ge=1_000, le=200_000)  # where the dom view is cut
+    maskContactDetails: bool = True
 
     @field_validator("baseUrl")
     @classmethod
@@ -149,6 +151,7 @@ class ControlStates(_Model):
     invalid: bool | None = None
     readonly: bool | None = None
     focused: bool | None = None
+    password: bool | None = None  # a password goes here (its value never shows)
 
 
 class InteractiveControl(_Model):
@@ -233,6 +236,11 @@ class SemanticView(View):
     # In-viewport nodes not hit tested for `occ`: on a page where hit testing is slow
     # (thousands of sibling boxes) the view stops testing after a time budget.
     occlusionUnchecked: int | None = None
+    # What changed since the last semantic view ("[3s ago] Added: 'Saved'"), and whether
+    # an error or a success message was among it; absent when nothing did.
+    recentEvents: list[str] | None = None
+    hasErrors: bool | None = None
+    hasSuccess: bool | None = None
 
 
 # ---- skeleton DOM
@@ -282,9 +290,7 @@ VIEW_SPECS: dict[str, ViewSpec] = {
         # The summaries ride along with a navigation: they are quick or absent.
         ViewSpec("compact", CompactSummary, 3.0, "what the page is and what to do on it, in at most 400 tokens"),
         ViewSpec("full", FullSummary, 3.0, "the full summary: headings, navigation links, forms, a preview"),
-        ViewSpec(
-            "interaction", PageModel, 30.0, "every control: id, role, name, states, selector, box", frames=True
-        ),
+        ViewSpec("interaction", PageModel, 30.0, "every control: id, role, name, states, selector, box", frames=True),
         ViewSpec("semantic", SemanticView, 30.0, "the compact tree of controls (V3 keys)", frames=True),
         ViewSpec("skeleton", SkeletonView, 30.0, "the actionable elements as HTML"),
         ViewSpec("dom", DomView, 30.0, "the page's HTML without scripts, styles or field values (50,000 characters)"),

@@ -18,7 +18,7 @@ import { LABELABLE_TAGS, accessibleChildren, closestComposed, composedParent, ge
 import { composedTreeIsLightTree, isHiddenByStyle, isRendered, styleOf } from './visibility.js';
 import { getRole, isFocusable } from './role.js';
 import { isComma, splitSelector, surveyedElements } from './stylerules.js';
-import { isSensitiveField } from './states.js';
+import { isSensitiveField } from './sensitive.js';
 import { normalizeSpace, runScopedMap } from './core.js';
 import { pseudoStyle } from './pseudo.js';
 

@@ -9,7 +9,7 @@ import { composedParent, isComposedDescendant, labelsOf } from './dom.js';
 import { elementById } from './capture.js';
 import { frameContentOrigin } from './document.js';
 import { getRole } from './role.js';
-import { isSensitiveField } from './states.js';
+import { isSensitiveField } from './sensitive.js';
 import { normalizeSpace, round } from './core.js';
 
 const ACT_PICKER_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range']);

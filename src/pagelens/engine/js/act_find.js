@@ -13,6 +13,7 @@ import { closestComposed, labelsOf, walkElements } from './dom.js';
 import { elementById } from './capture.js';
 import { getRole, interactiveRole } from './role.js';
 import { SelectorBuilder } from './selector.js';
+import { maskContactDetails } from './contact.js';
 import { shownId } from './ids.js';
 
 const ACT_ROLE_ALIASES = {
@@ -38,10 +39,13 @@ export function actFold(text) {
 }
 
 // A name from a view may have been truncated with an ellipsis: it then matches by prefix.
+// Views mask contact details in names: a name quoted from one matches in that form too.
 function actNameMatches(actual, wanted) {
-  const a = actFold(actual), w = actFold(wanted);
-  if (w.endsWith('\u2026')) return a.startsWith(w.slice(0, -1).trimEnd());
-  return a === w;
+  const w = actFold(wanted);
+  return [actual, maskContactDetails(actual)].some((name) => {
+    const a = actFold(name);
+    return w.endsWith('\u2026') ? a.startsWith(w.slice(0, -1).trimEnd()) : a === w;
+  });
 }
 
 // shownId, not the attribute: a clone carrying a live element's id gets its own.

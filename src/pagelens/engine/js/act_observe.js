@@ -5,14 +5,9 @@
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';
 import { actFold } from './act_find.js';
 import { capture } from './capture.js';
-import { closestComposed } from './dom.js';
+import { LIVE_REGION_SELECTOR, announcerOf, toneOf } from './announce.js';
 import { isRendered } from './visibility.js';
 
-const ACT_LIVE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], ' +
-  '[aria-live="polite"], [aria-live="assertive"], output';
-const ACT_TOAST_HINT = /(^|[-_ ])(toast|snackbar|notification|notice|flash|alert|error|success|feedback|message)s?([-_ ]|$)/i;
-const ACT_ERROR_HINT = /(^|[-_ ])(error|danger|invalid|fail|failure|warning)([-_ ]|$)/i;
-const ACT_SUCCESS_HINT = /(^|[-_ ])(success|ok|done|saved|confirm|confirmed)([-_ ]|$)/i;
 const ACT_MAX_EVENTS = 10;
 const ACT_MUTATION_OPTIONS = { subtree: true, childList: true, attributes: true, characterData: true };
 
@@ -23,25 +18,6 @@ function actIsOwnWrite(record) {
   return record.type === 'attributes' && record.attributeName === ID_ATTR;
 }
 
-function actHint(el) {
-  const cls = typeof el.className === 'string' ? el.className : '';
-  return `${cls} ${el.id || ''}`;
-}
-
-// The live region or toast a changed node belongs to, if any.
-function actAnnouncer(node) {
-  const el = node.nodeType === 1 ? node : node.parentElement;
-  if (!el) return null;
-  return closestComposed(el, (cur) => cur.matches(ACT_LIVE_SELECTOR) || ACT_TOAST_HINT.test(actHint(cur)));
-}
-
-function actTone(region) {
-  const hint = `${actHint(region)} ${region.getAttribute('role') || ''}`;
-  if (ACT_ERROR_HINT.test(hint) || region.getAttribute('aria-invalid') === 'true') return 'error';
-  if (ACT_SUCCESS_HINT.test(hint)) return 'success';
-  return null;
-}
-
 // One event per region, holding its latest text: a field echoed on every keystroke is
 // one event, not one per key; a toast that came and went keeps the text it showed.
 function actRecord(state, region) {
@@ -50,7 +26,7 @@ function actRecord(state, region) {
   if (!text) return;
   const known = state.events.find((e) => e.region === region);
   if (known) known.text = text;
-  else if (state.events.length < ACT_MAX_EVENTS) state.events.push({ region, text, tone: actTone(region) });
+  else if (state.events.length < ACT_MAX_EVENTS) state.events.push({ region, text });
 }
 
 function actOnMutations(state, records) {
@@ -59,11 +35,11 @@ function actOnMutations(state, records) {
     state.mutations++;
     const nodes = record.type === 'childList' ? Array.from(record.addedNodes) : [record.target];
     for (const node of nodes) {
-      const region = actAnnouncer(node);
+      const region = announcerOf(node);
       if (region) actRecord(state, region);
       else if (node.nodeType === 1 && record.type === 'childList') {
         // An added container may hold the toast rather than be it.
-        for (const inner of node.querySelectorAll(ACT_LIVE_SELECTOR)) actRecord(state, inner);
+        for (const inner of node.querySelectorAll(LIVE_REGION_SELECTOR)) actRecord(state, inner);
       }
     }
   }
@@ -84,7 +60,8 @@ export function actObserveEnd(token) {
   actOnMutations(state, state.observer.takeRecords());
   state.observer.disconnect();
   actObservations.delete(token);
-  const events = state.events.map((e) => ({ text: e.text, tone: e.tone }));
+  // Judged at the end, on the text each region ended with.
+  const events = state.events.map((e) => ({ text: e.text, tone: toneOf(e.region, e.text) }));
   return { mutations: state.mutations, events, doc: actDocToken() };
 }
 
@@ -106,7 +83,7 @@ function actWarmUp() {
   if (actWarmedUp) return;
   actWarmedUp = true;
   try {
-    capture('compact', { timeoutMs: WARM_UP_MS });
+    capture('compact', { timeoutMs: WARM_UP_MS, warmUp: true });
   } catch (e) {
     // only a warm-up: the real capture reports its own errors
   }

@@ -1,6 +1,10 @@
-// A capture: one scan of the page, then the requested view.
+// A capture: one scan of the page, then the requested view. Options: the views' own,
+// and maskContactDetails (default true: docs/privacy.md#contact-details); warmUp for a
+// capture the engine makes for itself, which is no view an agent has seen.
 
+import { noteView, watchShadowRoots } from './changes.js';
 import { Deadline } from './core.js';
+import { contactMask } from './contact.js';
 import { domView } from './domview.js';
 import { frameContentOrigin } from './document.js';
 import { readPageAs } from './dom.js';
@@ -13,8 +17,8 @@ import { summaryView } from './summary.js';
 
 // The views, by the name Python asks for (engine/models.py declares them there too).
 const VIEWS = {
-  compact: (scan, options) => summaryView(scan, 'compact', options.deadline, options.httpStatus || 0),
-  full: (scan, options) => summaryView(scan, 'full', options.deadline, options.httpStatus || 0),
+  compact: (scan, options) => summaryView(scan, 'compact', options),
+  full: (scan, options) => summaryView(scan, 'full', options),
   interaction: interactionView,
   semantic: semanticView,
   skeleton: skeletonView,
@@ -34,7 +38,8 @@ export function capture(mode, options) {
   const started = performance.now();
   const deadline = new Deadline(options.timeoutMs || 30000);
   options.deadline = deadline;
-  const scan = scanPage(deadline);
+  const scan = scanPage(deadline, contactMask(options.maskContactDetails !== false));
+  watchShadowRoots(scan.shadowRoots);
   readPageAs(options.baseUrl);
   let view;
   try {
@@ -42,6 +47,7 @@ export function capture(mode, options) {
   } finally {
     readPageAs(null);
   }
+  if (!options.warmUp) noteView(mode);
   return {
     view,
     frames: options.frames ? frameOwners(scan) : [], // only for views stitched across frames

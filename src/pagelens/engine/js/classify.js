@@ -2,6 +2,7 @@ import { countWords, isInlineTag } from './content.js';
 import { isEditingHost } from './role.js';
 import { isRendered } from './visibility.js';
 import { normalizeSpace } from './core.js';
+import { isPasswordField } from './sensitive.js';
 
 /*
  * Page type classification, from signals a saved page shows even without its CSS and
@@ -55,7 +56,6 @@ import { normalizeSpace } from './core.js';
 
 const ERROR_RE = /\b(404|403|410|500|502|503|504|not found|page not found|error|forbidden|unavailable|maintenance|just a moment|attention required|access denied|doesn.t exist|does not exist|went wrong|bad request|unprocessable|not acceptable|right back)\b/i;
 const SEARCH_HINT_RE = /search|query|^q$|^p$|^wd$|^kw$|^k$|^s$|^text$|keyword|such|recherch|busca|cerca|поиск|搜索|検索/i;
-const PASSWORD_HINT_RE = /passw|passwd|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|пароль|密码|パスワード/i;
 const PLACEHOLDER_VALUE_RE = /^(search|suche|suchen|recherche|buscar|cerca|keywords?|enter .*|type .*|find .*|what are you looking for.*)\W*$/i;
 // Result-count and no-result phrases of result pages. Letter lookarounds stand in for \b,
 // which knows only ASCII letters.
@@ -99,16 +99,6 @@ function declaredTypes() {
   return types;
 }
 
-// What a field says it is: its label, placeholder and title, and the last segment of its
-// name and id (frameworks prefix those with container names such as
-// "ctrlRecoverPassword$UserName", which say nothing about the field itself).
-function fieldHint(control) {
-  const el = control.el;
-  const lastSegment = (value) => (value || '').split(/[$.:[\]_-]+/).filter(Boolean).pop() || '';
-  return [control.name, el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
-    lastSegment(el.getAttribute('name')), lastSegment(el.getAttribute('id'))].filter(Boolean).join(' ');
-}
-
 function isSearchField(control) {
   const el = control.el;
   if (control.role === 'searchbox' || (el.getAttribute('type') || '').toLowerCase() === 'search') return true;
@@ -119,14 +109,6 @@ function isSearchField(control) {
   if (/search|suche|recherch|buscar|поиск|搜索|検索/i.test(hint)) return true;
   const form = el.form;
   return !!form && /search|suche|find/i.test(`${form.getAttribute('action') || ''} ${form.getAttribute('id') || ''} ${form.getAttribute('class') || ''}`);
-}
-
-function isPasswordField(control) {
-  const el = control.el;
-  if (el.localName !== 'input') return false;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  if (type === 'password') return true;
-  return ['', 'text', 'email'].includes(type) && PASSWORD_HINT_RE.test(fieldHint(control));
 }
 
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'date']);
@@ -151,7 +133,7 @@ function formGroups(scan, stats) {
       groups.set(form, group);
     }
     group.chrome &&= stats.chromeOf(el);
-    if (isPasswordField(control)) group.passwords++;
+    if (isPasswordField(control.el)) group.passwords++;
     else if (TEXT_ROLES.has(control.role) && tag !== 'select' && isSearchField(control)) {
       group.search++;
       const value = normalizeSpace(el.value || el.getAttribute('value') || '');
@@ -286,7 +268,7 @@ function scriptedEntry(scan) {
     if (isSubmitControl(control)) return false;
     const el = control.el;
     if (!field && control.role === 'textbox' && el.localName !== 'textarea' && !isEditingHost(el) &&
-        !isPasswordField(control) && !isSearchField(control)) field = true;
+        !isPasswordField(el) && !isSearchField(control)) field = true;
   }
   return field;
 }

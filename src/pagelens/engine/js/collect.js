@@ -6,15 +6,18 @@ import { beginStamping, shownId, stableId } from './ids.js';
 import { boxOf, intersectsViewport, isRendered, isVisible, noteScannedShadowRoots } from './visibility.js';
 import { interactiveRole } from './role.js';
 import { resetRunCaches } from './core.js';
+import { unmasked } from './contact.js';
 import { walkRenderedElements } from './dom.js';
 
 export const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
 
 class Control {
-  constructor(el, role, rect) {
+  constructor(el, role, rect, mask) {
     this.el = el;
     this.role = role;
     this.rect = rect;
+    this.mask = mask; // what a view shows of a text: contact details masked, or not (contact.js)
+    this.nameIsMasked = false;
     this.inViewport = intersectsViewport(rect);
     this._visible = undefined;
     this._name = undefined;
@@ -27,8 +30,13 @@ class Control {
     if (this._visible === undefined) this._visible = isVisible(this.el, this.rect);
     return this._visible;
   }
+  // The accessible name as views show it.
   get name() {
-    if (this._name === undefined) this._name = accessibleName(this.el);
+    if (this._name === undefined) {
+      const name = accessibleName(this.el);
+      this._name = this.mask(name);
+      this.nameIsMasked = this._name !== name;
+    }
     return this._name;
   }
   // The id a view shows. Its identity keys are remembered only then: naming every
@@ -46,7 +54,8 @@ class Control {
 }
 
 class PageScan {
-  constructor() {
+  constructor(mask) {
+    this.mask = mask;
     this.controls = [];
     // Elements that may be landmarks or dialogs (LANDMARK_TAGS or a role attribute),
     // noted on the way for the interaction view's regions.
@@ -58,9 +67,10 @@ class PageScan {
   }
 }
 
-export function scanPage(deadline) {
+// `mask` is applied to the texts views take from the page (names, headings): contact.js.
+export function scanPage(deadline, mask = unmasked) {
   resetRunCaches();
-  const scan = new PageScan();
+  const scan = new PageScan(mask);
   const root = document.documentElement;
   if (!root) return scan;
   noteScannedShadowRoots(scan.shadowRoots);
@@ -72,7 +82,7 @@ export function scanPage(deadline) {
     if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();
-        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect));
+        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect, mask));
       }
       return false;
     }
@@ -87,7 +97,7 @@ export function scanPage(deadline) {
     if (!isRendered(el)) return true;
     const rect = boxOf(el);
     if (rect.width <= 0 || rect.height <= 0) return true;
-    scan.controls.push(new Control(el, role, rect));
+    scan.controls.push(new Control(el, role, rect, mask));
     return true;
   }, scan.shadowRoots);
   stampIds(scan);

@@ -1,13 +1,15 @@
 // The sanitised DOM (docs/views.md#dom): the document as HTML for a model that needs more
 // than the controls, without what is not the page's content or is the user's. Scripts,
 // styles, comments and event-handler attributes go; field values go (button captions
-// stay) and what text areas and editable regions hold, as everywhere; the ids the engine
-// stamped stay (`data-llm-id`). Cut at an element boundary at `maxDomChars` characters,
+// stay) and what text areas and editable regions hold, as everywhere; contact details
+// are masked in texts and attributes unless asked for; the ids the engine stamped stay
+// (`data-llm-id`). Cut at an element boundary at `maxDomChars` characters,
 // with `truncated`.
 
 import { NON_FIELD_TYPES } from './summary.js';
 import { isEditingHost } from './role.js';
 import { pageUrl } from './dom.js';
+import { maskAttribute } from './contact.js';
 import { truncate } from './core.js';
 
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'base']);
@@ -25,18 +27,19 @@ function keepsValue(el) {
     (el.getAttribute('type') || '').toLowerCase() !== 'hidden';
 }
 
-function openTag(el) {
+function openTag(el, mask) {
   let out = `<${el.localName}`;
   for (const attr of el.attributes) {
     const name = attr.name;
     if (name.startsWith('on') || name === 'style') continue;
     if (name === 'value' && !keepsValue(el)) continue;
-    out += attr.value === '' ? ` ${name}` : ` ${name}="${escape(truncate(attr.value, MAX_ATTRIBUTE))}"`;
+    const value = maskAttribute(name, attr.value, mask);
+    out += value === '' ? ` ${name}` : ` ${name}="${escape(truncate(value, MAX_ATTRIBUTE))}"`;
   }
   return out + '>';
 }
 
-export function domView(_scan, options) {
+export function domView(scan, options) {
   const limit = options.maxDomChars || 50000;
   const parts = [];
   let length = 0;
@@ -46,14 +49,14 @@ export function domView(_scan, options) {
   // Writes `node` whole, or as much of it as fits; false once the limit is reached.
   const write = (node) => {
     if (node.nodeType === 3) {
-      const text = escape(node.data);
+      const text = escape(scan.mask(node.data));
       if (length + text.length + closing > limit) return false;
       parts.push(text);
       length += text.length;
       return true;
     }
     if (node.nodeType !== 1 || DROPPED_TAGS.has(node.localName)) return true;
-    const open = openTag(node);
+    const open = openTag(node, scan.mask);
     const end = VOID_TAGS.has(node.localName) ? '' : `</${node.localName}>`;
     if (length + open.length + end.length + closing > limit) return false;
     parts.push(open);

@@ -7,6 +7,7 @@ import { capture, elementById } from './capture.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
 import { isRendered, isVisible } from './visibility.js';
+import { watchChanges } from './changes.js';
 
 export const engine = {
   version: 2,
@@ -14,6 +15,9 @@ export const engine = {
   elementById,
   ...actions,
   ...documentFacts,
+  // Started when the engine is loaded into an isolated world (browser/world.py): the
+  // semantic view's recent events.
+  watchChanges,
   // The name, role and visibility primitives for any element (the views only cover
   // controls): for tests and the name benchmark.
   accessibleName,

@@ -4,7 +4,8 @@
 
 import { ID_ATTR, normalizeSpace, round, truncate } from './core.js';
 import { SelectorBuilder } from './selector.js';
-import { controlStates, fieldValue, isSensitiveField } from './states.js';
+import { controlStates, fieldValue } from './states.js';
+import { isSensitiveField } from './sensitive.js';
 import { isRendered } from './visibility.js';
 import { landmarkOf, regionOf } from './region.js';
 import { visibleHeadings } from './summary.js';
@@ -14,8 +15,15 @@ const MAX_NAME = 160;
 const MAX_VALUE = 200;
 const TYPE_HINT_ROLES = new Set(['textbox', 'button', 'date']);
 
-function pageHeadings(max) {
-  return visibleHeadings(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], max);
+function pageHeadings(max, mask) {
+  return visibleHeadings(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'], max, mask);
+}
+
+// A selector that would repeat a masked contact detail (an aria-label holding an
+// address) points at the element by its stamped id instead.
+function shownSelector(control, builder) {
+  const selector = builder.build(control.el);
+  return selector && control.mask(selector) === selector ? selector : `[${ID_ATTR}="${control.id}"]`;
 }
 
 // The landmarks of the page, from the candidates the scan noted (LANDMARK_TAGS, roles).
@@ -71,7 +79,7 @@ export function interactionView(scan, options) {
   for (const control of kept) {
     if (rootDeadline.expired()) break;
     const el = control.el;
-    const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
+    const selector = shownSelector(control, builder);
     const r = control.rect;
     /** @type {Record<string, any>} */
     const entry = {
@@ -94,7 +102,7 @@ export function interactionView(scan, options) {
   return {
     title: normalizeSpace(document.title),
     url: pageUrl(),
-    headings: pageHeadings(options.maxHeadings),
+    headings: pageHeadings(options.maxHeadings, scan.mask),
     regions: pageRegions(scan),
     controls,
     aimap,

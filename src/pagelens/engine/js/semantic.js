@@ -1,20 +1,23 @@
-// The minified semantic tree (docs/views.md#semantic). Roles are abbreviated by the one
-// role table, ../roles.json (shared with Python): a date/time input is `date`, a colour
-// input `color`, a file input `file`, and a focusable or click-handling element without a
+// The minified semantic tree (docs/views.md#semantic), with what changed on the page
+// since the last one (changes.js). Roles are abbreviated by the one role table,
+// ../roles.json (shared with Python): a date/time input is `date`, a colour input
+// `color`, a file input `file`, and a focusable or click-handling element without a
 // widget role `click`.
 import { SKIP_TAGS } from './collect.js';
-import { controlStates, fieldValue, isSensitiveField } from './states.js';
+import { controlStates, fieldValue } from './states.js';
+import { isSensitiveField } from './sensitive.js';
 import { detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
 import { isComma, splitSelector, surveyedElements } from './stylerules.js';
 import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
+import { takeRecentEvents } from './changes.js';
 import roleTable from '../roles.json';
 
 const ROLE_SHORT = Object.fromEntries(Object.entries(roleTable.roles).map(([role, [short]]) => [role, short]));
 
 const STATE_ORDER = ['disabled', 'checked', 'mixed', 'selected', 'expanded', 'collapsed', 'pressed',
-  'required', 'invalid', 'readonly', 'focused'];
+  'required', 'invalid', 'readonly', 'focused', 'password'];
 
 function abbreviateRole(control) {
   if (control.el.localName === 'input' && control.el.type === 'file') return roleTable.fileInput[0];
@@ -163,5 +166,7 @@ export function semanticView(scan, options) {
     scrollableContainers: scrollableContainers(scan, options.deadline),
   };
   if (occlusionUnchecked) view.occlusionUnchecked = occlusionUnchecked;
+  const events = takeRecentEvents(scan.mask);
+  if (events) Object.assign(view, events);
   return view;
 }

@@ -4,6 +4,7 @@
 import { ID_ATTR, normalizeSpace, truncate } from './core.js';
 import { NON_FIELD_TYPES } from './summary.js';
 import { baseUrl, linkUrl, pageUrl } from './dom.js';
+import { maskAttribute } from './contact.js';
 
 const SKELETON_ATTRS = ['id', 'name', 'type', 'href', 'value', 'placeholder', 'role', 'aria-label', 'data-testid'];
 const VOID_TAGS = new Set(['input', 'img', 'area']);
@@ -61,6 +62,7 @@ function skeletonAttributes(control, origin) {
     // Typed values are form data: only button captions are kept.
     if (attr === 'value' && !(el.localName === 'input' && NON_FIELD_TYPES.has((el.type || '').toLowerCase()))) continue;
     if (attr === 'href') value = shownHref(el, origin);
+    value = maskAttribute(attr, value, control.mask);
     out += ` ${attr}="${escapeHtml(truncate(value, 200))}"`;
   }
   return out;

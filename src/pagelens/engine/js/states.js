@@ -2,6 +2,7 @@
 
 import { composedParent } from './dom.js';
 import { isDetailsSummary } from './role.js';
+import { isPasswordField } from './sensitive.js';
 import { normalizeSpace } from './core.js';
 
 function ariaBool(el, attr) {
@@ -79,6 +80,8 @@ export function controlStates(el, role) {
   if (isInvalid(el)) states.invalid = true;
   if (isReadOnly(el)) states.readonly = true;
   if (isFocused(el)) states.focused = true;
+  // Where a secret goes (its value never shows): said in every view.
+  if (isPasswordField(el)) states.password = true;
   return states;
 }
 
@@ -88,15 +91,6 @@ function isFocused(el) {
     active = active.shadowRoot.activeElement;
   }
   return active === el;
-}
-
-// Field kinds whose value (or even its length) never leaves the page.
-export function isSensitiveField(el) {
-  if (el.localName !== 'input' && el.localName !== 'textarea') return false;
-  const type = (el.getAttribute('type') || '').toLowerCase();
-  if (type === 'password' || type === 'hidden') return true;
-  const autocomplete = (el.getAttribute('autocomplete') || '').toLowerCase();
-  return /one-time-code|cc-|current-password|new-password/.test(autocomplete);
 }
 
 export function fieldValue(el, role) {

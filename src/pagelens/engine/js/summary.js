@@ -7,8 +7,9 @@ import { TextStats, findMainNode, isInlineTag, previewStart, readableText, textL
 import { accessibleName } from './accname.js';
 import { classifyPage, pageSignals } from './classify.js';
 import { absoluteUrl, isComposedDescendant, linkUrl, pageUrl } from './dom.js';
+import { maskAttribute } from './contact.js';
 import { isRendered } from './visibility.js';
-import { isSensitiveField } from './states.js';
+import { isPasswordField, isSensitiveField } from './sensitive.js';
 import { regionOf } from './region.js';
 
 const SUMMARY_LIMITS = {
@@ -30,12 +31,13 @@ function ctaRank(control) {
   return null;
 }
 
-export function visibleHeadings(levels, max) {
+// The visible headings of `levels`, as "h2: text"; `mask` hides contact details.
+export function visibleHeadings(levels, max, mask) {
   const out = [];
   for (const h of document.querySelectorAll(levels.join(','))) {
     if (out.length >= max) break;
     if (!isRendered(h)) continue;
-    const text = truncate(accessibleName(h) || normalizeSpace(h.textContent), 100);
+    const text = truncate(mask(accessibleName(h) || normalizeSpace(h.textContent)), 100);
     if (text) out.push(`${h.localName}: ${text}`);
   }
   return out;
@@ -140,20 +142,24 @@ const MAX_SELECTOR = 80;
 function actionSelector(control, builder, uniqueLabel) {
   const selector = builder.build(control.el);
   const isPath = !selector || /[> ]|:nth-/.test(selector.replace(/\[[^\]]*\]/g, ''));
-  if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && uniqueLabel()) {
+  if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && !control.nameIsMasked &&
+    uniqueLabel()) {
     return `text=${control.name}`;
   }
-  if (selector && selector.length <= MAX_SELECTOR) return selector;
+  // A selector that would repeat a masked contact detail (an aria-label) is not used either.
+  if (selector && selector.length <= MAX_SELECTOR && control.mask(selector) === selector) return selector;
   return `[${ID_ATTR}="${control.id}"]`;
 }
 
 const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
 export const NON_FIELD_TYPES = new Set(['submit', 'button', 'reset', 'image', 'hidden']);
 
+// A password field says so when its label does not: an agent learns where a secret goes.
 function fieldLabel(control) {
   const el = control.el;
-  return truncate(actionLabel(control) || el.getAttribute('name') || el.getAttribute('placeholder') ||
-    el.getAttribute('type') || el.localName, 30);
+  const label = truncate(control.mask(actionLabel(control) || el.getAttribute('name') ||
+    el.getAttribute('placeholder') || el.getAttribute('type') || el.localName), 30);
+  return isPasswordField(el) && !/password/i.test(label) ? `${label} (password)` : label;
 }
 
 // The form's target URL. Read from the attribute: a field named "action" shadows
@@ -200,37 +206,11 @@ function navLinks(scan, stats, max) {
       const href = linkUrl(control.el);
       if (seen.has(href + control.name)) continue;
       seen.add(href + control.name);
-      out.push({ text: truncate(control.name, 60), href });
+      out.push({ text: truncate(control.name, 60), href: maskAttribute('href', href, scan.mask) });
     }
   };
   take((c) => /^(navigation|banner)/.test(regionOf(c.el) || ''));
   take((c) => stats.chromeOf(c.el) && !c.el.closest('footer, [role="contentinfo"]'));
-  return out;
-}
-
-// Contact details in previews: e-mail addresses and phone numbers are
-// masked. Phone shapes are specific (an international prefix, a bracketed area code,
-// 3-3-4 groups, a national trunk "0", or a "Tel:"-style label) and need 7 to 15 digits,
-// so years, dates, prices, counts and version numbers stay as they are.
-const PREVIEW_EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-const PHONE_SHAPES = [
-  /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
-  /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
-  /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
-  /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g,
-];
-const LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
-
-function digitCount(text) {
-  return text.replace(/\D/g, '').length;
-}
-
-function maskContactDetails(text) {
-  let out = text.replace(PREVIEW_EMAIL_RE, '[email]');
-  const maskPhone = (match) => (digitCount(match) >= 7 && digitCount(match) <= 15 ? '[phone]' : match);
-  out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) =>
-    label + maskPhone(number));
-  for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
   return out;
 }
 
@@ -340,17 +320,18 @@ function redactSummary(summary, values) {
   return summary;
 }
 
-// `httpStatus`: the main document's HTTP status where the caller knows it, else 0.
-export function summaryView(scan, mode, deadline, httpStatus = 0) {
+// `options.httpStatus`: the main document's HTTP status where the caller knows it, else 0.
+export function summaryView(scan, mode, options) {
+  const httpStatus = options.httpStatus || 0;
   const limits = SUMMARY_LIMITS[mode];
-  const stats = new TextStats(document.body, deadline);
+  const stats = new TextStats(document.body, options.deadline);
   const mainNode = findMainNode(stats);
   const type = classifyPage(pageSignals(scan, stats, httpStatus));
   const title = truncate(normalizeSpace(document.title), 120);
-  const headings = visibleHeadings(limits.levels, limits.headings);
+  const headings = visibleHeadings(limits.levels, limits.headings, scan.mask);
   const start = previewStart(stats);
   const previewRoot = start && !mainNode.contains(start) ? document.body : mainNode;
-  const preview = truncate(maskContactDetails(readableText(previewRoot, limits.preview * 2, true, start)),
+  const preview = truncate(scan.mask(readableText(previewRoot, limits.preview * 2, true, start)),
     limits.preview);
   const forms = visibleForms(scan, limits.forms, limits.fields, mode === 'full');
   const interactive = scan.controls.filter((c) => c.visible).length;
