@@ -22,6 +22,7 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.models import ActionResult
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
+from pagelens.browser.error_document import navigation_error
 from pagelens.browser.page import Page
 from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
@@ -179,6 +180,8 @@ async def _loaded(
 ) -> ActionResult:
     page = tab.playwright_page
     await settle(tab.page, options.settle, load_timeout=options.timeout)
+    if (failed := await navigation_error(page)) is not None:
+        raise ActionError(failed.code, failed.message)
     tab.last_url = page.url
     result = ActionResult(
         success=True,

@@ -8,7 +8,8 @@
 3. The result is rendered as Markdown, text or HTML, cut to `max_characters`, with the
    page's metadata.
 
-A live `Page` is read as it is now; an HTML string is rendered first (scripts off,
+A live `Page` is read as it is now (Chromium's error document in it is a NavigationError,
+not content); an HTML string is rendered first (scripts off,
 network blocked) in `browser`, or in a throwaway browser when none is given.
 """
 
@@ -19,10 +20,11 @@ import math
 from typing import get_args
 
 from pagelens.browser.browser import Browser
+from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.browser.page import Page
 from pagelens.browser.static import static_base_url
-from pagelens.errors import CaptureTimeoutError, InvalidRequestError
+from pagelens.errors import CaptureTimeoutError, InvalidRequestError, PagelensError
 from pagelens.extraction import libraries
 from pagelens.extraction.consensus import choose
 from pagelens.extraction.models import DEFAULT_MAX_CHARACTERS, ExtractFormat, Extraction, Pruned
@@ -48,8 +50,10 @@ async def extract(
     `base_url`) as Markdown, text or HTML, at most `max_characters` long, with title,
     byline, site name, publication date, language and word count.
 
-    Raises InvalidRequestError for bad arguments (before any browser work) and
-    CaptureTimeoutError when it takes longer than `timeout` seconds."""
+    Raises InvalidRequestError for bad arguments (before any browser work),
+    CaptureTimeoutError when it takes longer than `timeout` seconds, and NavigationError
+    (code: Chromium's net error) when the page shows Chromium's error document instead
+    of a page of its own."""
     _check(source, format, max_characters, timeout)
     if isinstance(source, str):
         url = static_base_url(base_url)
@@ -65,7 +69,7 @@ async def extract(
 
 async def _prune(source: Page | str, url: str | None, browser: Browser | None, limit_s: float) -> PrunedDocument:
     if isinstance(source, Page):
-        return await prune_page(source, limit_s)
+        return await _prune_live(source, limit_s)
     assert url is not None
     if browser is not None:
         return await prune_html(browser, source, url, limit_s)
@@ -73,6 +77,19 @@ async def _prune(source: Page | str, url: str | None, browser: Browser | None, l
     # that for the static tab).
     async with await Browser.launch(allowed_hosts=LOOPBACK_HOSTS) as own:
         return await prune_html(own, source, url, limit_s)
+
+
+async def _prune_live(page: Page, limit_s: float) -> PrunedDocument:
+    """Read a loaded page; Chromium's error document is a failed load, never content,
+    whether it was there before the read or came during it (the page's own script
+    navigated to an unreachable address)."""
+    try:
+        document = await prune_page(page, limit_s)
+    except PagelensError:
+        await raise_navigation_error(page.playwright_page)
+        raise
+    await raise_navigation_error(page.playwright_page)
+    return document
 
 
 def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characters: int) -> Extraction:
