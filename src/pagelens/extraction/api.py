@@ -4,7 +4,8 @@
    or does not read as content: hidden elements, navigation/banner/footer/aside
    landmarks, fixed overlays and consent banners.
 2. readability-lxml and trafilatura read that copy (in threads: they are CPU-bound), and
-   consensus.py keeps the article's blocks the two agree on.
+   consensus.py keeps the article's blocks the two agree on, by rules chosen by
+   cross-validation by site (docs/extraction.md).
 3. The result is rendered as Markdown, text or HTML, cut to `max_characters`, with the
    page's metadata.
 
@@ -94,13 +95,8 @@ async def _prune_live(page: Page, limit_s: float) -> PrunedDocument:
 
 def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characters: int) -> Extraction:
     """The library work, blocking: run in a thread."""
-    article = libraries.readability_article(document.html, document.url)
-    second_opinion = libraries.trafilatura_text(document.html, document.url)
-    choice = choose(article, second_opinion)
-    html = choice.html
-    if choice.strategy == "trafilatura":
-        html = libraries.trafilatura_article(document.html, document.url)
-    full = render(html, fmt)
+    choice = choose(libraries.Readings(document.html, document.url))
+    full = render(choice.html, fmt)
     content, truncated = truncate(full, max_characters, fmt)
     meta = libraries.metadata(document.html, document.url)
     return Extraction(
@@ -112,7 +108,7 @@ def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characte
         site_name=meta.site_name,
         published=meta.published,
         language=document.language.strip() or meta.language,
-        word_count=count_words(full if fmt == "text" else render(html, "text")),
+        word_count=count_words(full if fmt == "text" else render(choice.html, "text")),
         characters=len(content),
         truncated=truncated,
         strategy=choice.strategy,
