@@ -221,6 +221,7 @@ class PageResult:
     errors: dict[str, str] = field(default_factory=dict)
     strategy: str | None = None
     seconds: float | None = None  # the static pre-pass in Chromium
+    pruned_characters: int | None = None  # of the pre-pass's copy, what the libraries read
     candidates: list[Score] = field(default_factory=list)  # under each of extract_cv.CANDIDATES
     live: Score | None = None  # `pagelens extract URL`'s path: served on 127.0.0.1, scripts on
     live_error: str | None = None  # its typed error code when the page did not load
@@ -281,9 +282,10 @@ def run_candidates(
         jobs = [(page, documents[page.id][0]) for page in pages]
         for page_id, scores, strategy in pool.map(score_candidates, jobs):
             result = results[page_id]
-            _, error, result.seconds = documents[page_id]
+            document, error, result.seconds = documents[page_id]
             if error:
                 result.errors[PAGELENS] = error
+            result.pruned_characters = len(document.html) if document is not None else None
             result.candidates = scores
             result.strategy = strategy
             if default is not None:
@@ -368,7 +370,7 @@ class LiveRow:
     pages: int
     static_f1: float
     live_f1: float  # a page that did not load scores 0
-    failed: Counter[str]  # typed error codes of the pages that did not load
+    failed: dict[str, int]  # typed error codes of the pages that did not load, with their counts
     loaded: int
     static_f1_loaded: float  # both on the pages the live path loaded
     live_f1_loaded: float
@@ -387,7 +389,7 @@ def summarize_live(results: list[PageResult]) -> list[LiveRow]:
                 len(mine),
                 statistics.mean(r.scores[SHIPPED].f1 for r in mine),
                 statistics.mean(r.live.f1 if r.live else 0.0 for r in mine),
-                Counter(r.live_error for r in mine if r.live_error),
+                dict(Counter(r.live_error for r in mine if r.live_error).most_common()),
                 len(loaded),
                 statistics.mean(r.scores[SHIPPED].f1 for r in loaded) if loaded else 0.0,
                 statistics.mean(r.live.f1 for r in loaded if r.live) if loaded else 0.0,
@@ -485,6 +487,9 @@ def render_tables(
             f"  static pre-pass seconds per page: median {statistics.median(seconds):.2f}, max {max(seconds):.2f} "
             "(rendering in Chromium included)"
         )
+    failed_static = [f"{r.id} ({r.errors[PAGELENS]})" for r in results if PAGELENS in r.errors]
+    if failed_static:
+        console.print("  static pre-pass failed: " + ", ".join(failed_static))
     worst = sorted((r for r in results if PAGELENS in r.scores), key=lambda r: r.scores[PAGELENS].f1)[:5]
     if worst:
         console.print("  lowest out-of-fold F1: " + ", ".join(f"{r.id} {r.scores[PAGELENS].f1:.2f}" for r in worst))
@@ -495,7 +500,7 @@ def render_tables(
         for column in ("source", "pages", "static F1", "live F1", "did not load", "loaded", "static F1", "live F1"):
             live_table.add_column(column, justify="left" if column == "source" else "right")
         for live_row in live:
-            failed = ", ".join(f"{code} {n}" for code, n in live_row.failed.most_common()) or "0"
+            failed = ", ".join(f"{code} {n}" for code, n in live_row.failed.items()) or "0"
             live_table.add_row(
                 live_row.source,
                 str(live_row.pages),

@@ -53,15 +53,15 @@ class Rules:
     alone (the other one still stands in when it found nothing)."""
 
     strategy: Literal["consensus", "readability", "trafilatura"] = "consensus"
-    supported: float = 0.6  # share of a block's words the other text must hold
+    supported: float = 0.7  # share of a block's words the other text must hold
     prose_words: int = 20  # a sentence-bearing block this long is running prose
-    run_prose_share: float = 0.75  # share of a run's words in prose for the run to stay
-    run_min_words: int = 30  # a shorter run (not between two agreed blocks) goes
+    run_prose_share: float = 0.5  # share of a run's words in prose for the run to stay
+    run_min_words: int = 15  # a shorter run (not between two agreed blocks) goes
     alone: float = 0.25  # a library with at most this share of the other's words found next to nothing
-    wrong_container: float = 1.0  # trafilatura's missing words over the kept ones above which it wins
+    wrong_container: float = 0.5  # trafilatura's missing words over the kept ones above which it wins
 
 
-# Chosen by bench.extract on the whole corpus (see the module's docstring).
+# The fields' defaults are what bench.extract chooses on the whole corpus (see the module's docstring).
 DEFAULT_RULES = Rules()
 
 
