@@ -27,6 +27,7 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
+from pagelens.browser.error_document import navigation_error
 from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
@@ -191,6 +192,8 @@ async def _loaded(
     page = tab.playwright_page
     load_complete = await tab.page.wait_for_load(options.load_wait)
     await settle(tab.page, options.settle, load_timeout=options.timeout)
+    if (failed := await navigation_error(page)) is not None:
+        raise ActionError(failed.code, failed.message)
     tab.last_url = page.url
     result = ActionResult(
         success=True,

@@ -14,6 +14,7 @@ from playwright.async_api import Page as PlaywrightPage
 from pydantic import ValidationError
 
 from pagelens.browser import loading
+from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.requests import RequestsInFlight
@@ -72,7 +73,9 @@ class Page:
         timeout: float = 30.0,  # noqa: ASYNC109
     ) -> int | None:
         """Navigate and wait for `wait_until`; returns the HTTP status (None for non-HTTP
-        URLs). Raises NavigationError with Chromium's ``net::ERR_*`` reason as its code."""
+        URLs). Raises NavigationError with Chromium's ``net::ERR_*`` reason as its code,
+        also when the page loaded but its script sent the tab on to an address that
+        failed before `wait_until` (Chromium's error document is what shows)."""
         if wait_until not in _WAIT_UNTIL:
             raise InvalidRequestError(f"wait_until must be one of {', '.join(_WAIT_UNTIL)}, not {wait_until!r}")
         limit = time_limit(timeout, 30.0)
@@ -84,6 +87,7 @@ class Page:
             )
         except PlaywrightError as exc:
             raise NavigationError.from_playwright(exc, url) from exc
+        await raise_navigation_error(self.playwright_page)
         return response.status if response else None
 
     async def wait_for_load(self, timeout: float) -> bool:  # noqa: ASYNC109

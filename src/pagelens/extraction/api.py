@@ -4,11 +4,13 @@
    or does not read as content: hidden elements, navigation/banner/footer/aside
    landmarks, fixed overlays and consent banners.
 2. readability-lxml and trafilatura read that copy (in threads: they are CPU-bound), and
-   consensus.py keeps the article's blocks the two agree on.
+   consensus.py keeps the article's blocks the two agree on, by rules chosen by
+   cross-validation by site (docs/extraction.md).
 3. The result is rendered as Markdown, text or HTML, cut to `max_characters`, with the
    page's metadata.
 
-A live `Page` is read as it is now; an HTML string is rendered first (scripts off,
+A live `Page` is read as it is now (Chromium's error document in it is a NavigationError,
+not content); an HTML string is rendered first (scripts off,
 network blocked) in `browser`, or in a throwaway browser when none is given.
 """
 
@@ -19,10 +21,11 @@ import math
 from typing import get_args
 
 from pagelens.browser.browser import Browser
+from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.browser.page import Page
 from pagelens.browser.static import static_base_url
-from pagelens.errors import CaptureTimeoutError, InvalidRequestError
+from pagelens.errors import CaptureTimeoutError, InvalidRequestError, PagelensError
 from pagelens.extraction import libraries
 from pagelens.extraction.consensus import choose
 from pagelens.extraction.models import DEFAULT_MAX_CHARACTERS, ExtractFormat, Extraction, Pruned
@@ -48,8 +51,10 @@ async def extract(
     `base_url`) as Markdown, text or HTML, at most `max_characters` long, with title,
     byline, site name, publication date, language and word count.
 
-    Raises InvalidRequestError for bad arguments (before any browser work) and
-    CaptureTimeoutError when it takes longer than `timeout` seconds."""
+    Raises InvalidRequestError for bad arguments (before any browser work),
+    CaptureTimeoutError when it takes longer than `timeout` seconds, and NavigationError
+    (code: Chromium's net error) when the page shows Chromium's error document instead
+    of a page of its own."""
     _check(source, format, max_characters, timeout)
     if isinstance(source, str):
         url = static_base_url(base_url)
@@ -65,7 +70,7 @@ async def extract(
 
 async def _prune(source: Page | str, url: str | None, browser: Browser | None, limit_s: float) -> PrunedDocument:
     if isinstance(source, Page):
-        return await prune_page(source, limit_s)
+        return await _prune_live(source, limit_s)
     assert url is not None
     if browser is not None:
         return await prune_html(browser, source, url, limit_s)
@@ -75,15 +80,23 @@ async def _prune(source: Page | str, url: str | None, browser: Browser | None, l
         return await prune_html(own, source, url, limit_s)
 
 
+async def _prune_live(page: Page, limit_s: float) -> PrunedDocument:
+    """Read a loaded page; Chromium's error document is a failed load, never content,
+    whether it was there before the read or came during it (the page's own script
+    navigated to an unreachable address)."""
+    try:
+        document = await prune_page(page, limit_s)
+    except PagelensError:
+        await raise_navigation_error(page.playwright_page)
+        raise
+    await raise_navigation_error(page.playwright_page)
+    return document
+
+
 def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characters: int) -> Extraction:
     """The library work, blocking: run in a thread."""
-    article = libraries.readability_article(document.html, document.url)
-    second_opinion = libraries.trafilatura_text(document.html, document.url)
-    choice = choose(article, second_opinion)
-    html = choice.html
-    if choice.strategy == "trafilatura":
-        html = libraries.trafilatura_article(document.html, document.url)
-    full = render(html, fmt)
+    choice = choose(libraries.Readings(document.html, document.url))
+    full = render(choice.html, fmt)
     content, truncated = truncate(full, max_characters, fmt)
     meta = libraries.metadata(document.html, document.url)
     return Extraction(
@@ -95,7 +108,7 @@ def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characte
         site_name=meta.site_name,
         published=meta.published,
         language=document.language.strip() or meta.language,
-        word_count=count_words(full if fmt == "text" else render(html, "text")),
+        word_count=count_words(full if fmt == "text" else render(choice.html, "text")),
         characters=len(content),
         truncated=truncated,
         strategy=choice.strategy,

@@ -9,14 +9,17 @@ text has them too, and a stretch of blocks it lacks is kept only when it reads l
 story rather than page furniture:
 
 - a single block between two agreed ones (a formula, a quote, a code line);
-- a run of running prose (at least three quarters of its words in sentence-bearing
-  blocks of 20 words or more);
+- a run of running prose (a share of its words in sentence-bearing blocks long enough);
 and never a caption or a block repeated on the page (carousels and slideshows repeat).
 
-When one library found next to nothing (a quarter of the other's words or less) there is
+When one library found next to nothing (a share of the other's words or less) there is
 nobody to agree with, and the other's output stands; when trafilatura holds more text
-the trimmed article lacks than the article keeps, readability picked the wrong
-container and trafilatura's content is used.
+the trimmed article lacks than the article keeps (times a ratio), readability picked
+the wrong container and trafilatura's content is used.
+
+The numbers are `Rules`; the shipped ones, DEFAULT_RULES, are the choice that
+`python -m bench.extract` makes on the whole corpus by the procedure it cross-validates
+by site (docs/extraction.md, "How the rules are chosen").
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal
 
 import lxml.html
 from lxml import etree
 from lxml.html import HtmlElement
 
+from pagelens.extraction.libraries import Readings
 from pagelens.extraction.models import Strategy
 from pagelens.extraction.words import words
 
@@ -38,12 +43,26 @@ BLOCK_TAGS = frozenset({
     "html", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
     "thead", "tr", "ul",
 })  # fmt: skip
-SUPPORTED = 0.6  # share of a block's words the other text must hold
-PROSE_WORDS = 20  # a sentence-bearing block this long is running prose
-RUN_PROSE_SHARE = 0.75
-RUN_MIN_WORDS = 30
-ALONE = 0.25  # a library with at most this share of the other's words found next to nothing
 _SENTENCE_END = re.compile(r"[.!?。！？…]")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How the content is chosen. `strategy` "consensus" trims readability-lxml's article
+    as the module says; "readability" and "trafilatura" take that library's content
+    alone (the other one still stands in when it found nothing)."""
+
+    strategy: Literal["consensus", "readability", "trafilatura"] = "consensus"
+    supported: float = 0.7  # share of a block's words the other text must hold
+    prose_words: int = 20  # a sentence-bearing block this long is running prose
+    run_prose_share: float = 0.5  # share of a run's words in prose for the run to stay
+    run_min_words: int = 15  # a shorter run (not between two agreed blocks) goes
+    alone: float = 0.25  # a library with at most this share of the other's words found next to nothing
+    wrong_container: float = 0.5  # trafilatura's missing words over the kept ones above which it wins
+
+
+# The fields' defaults are what bench.extract chooses on the whole corpus (see the module's docstring).
+DEFAULT_RULES = Rules()
 
 
 @dataclass
@@ -55,9 +74,8 @@ class Block:
     def words(self) -> list[str]:
         return words(self.text)
 
-    @property
-    def is_prose(self) -> bool:
-        return len(self.words) >= PROSE_WORDS and bool(_SENTENCE_END.search(self.text))
+    def is_prose(self, min_words: int) -> bool:
+        return len(self.words) >= min_words and bool(_SENTENCE_END.search(self.text))
 
     @property
     def is_caption(self) -> bool:
@@ -67,27 +85,27 @@ class Block:
 @dataclass
 class Choice:
     strategy: Strategy
-    html: str  # the content as an HTML fragment ("" for trafilatura: the caller asks it for HTML)
+    html: str  # the content as an HTML fragment
 
 
-def choose(article_html: str, second_opinion: str) -> Choice:
-    """The content, from readability-lxml's `article_html` and trafilatura's text."""
-    root = parse_fragment(article_html)
+def choose(readings: Readings, rules: Rules = DEFAULT_RULES) -> Choice:
+    """The content, from the libraries' readings of a page."""
+    root = parse_fragment(readings.article)
     blocks = blocks_of(root) if root is not None else []
-    lines = [line for line in second_opinion.splitlines() if words(line)]
     article_words = sum(len(b.words) for b in blocks)
-    other_words = len(words(second_opinion))
+    other_words = len(words(readings.second_opinion))
     if not article_words and not other_words:
         return Choice("empty", "")
-    if other_words <= ALONE * article_words:
-        return Choice("readability", article_html)
-    if article_words <= ALONE * other_words:
-        return Choice("trafilatura", "")
-    keep = _keep(blocks, _supported([b.text for b in blocks], second_opinion))
+    if other_words <= rules.alone * article_words or (rules.strategy == "readability" and article_words):
+        return Choice("readability", readings.article)
+    if article_words <= rules.alone * other_words or rules.strategy == "trafilatura":
+        return Choice("trafilatura", readings.trafilatura_article)
+    keep = _keep(blocks, _supported([b.text for b in blocks], readings.second_opinion, rules.supported), rules)
     kept = Counter(w for block, k in zip(blocks, keep, strict=True) if k for w in block.words)
+    lines = [line for line in readings.second_opinion.splitlines() if words(line)]
     missing = Counter(w for line in lines for w in words(line)) - kept
-    if missing.total() > kept.total():
-        return Choice("trafilatura", "")
+    if missing.total() > rules.wrong_container * kept.total():
+        return Choice("trafilatura", readings.trafilatura_article)
     for block, k in zip(blocks, keep, strict=True):
         if not k:
             _drop_own_content(block.element)
@@ -118,7 +136,7 @@ def blocks_of(root: HtmlElement) -> list[Block]:
     return found
 
 
-def _supported(texts: list[str], other: str) -> list[bool]:
+def _supported(texts: list[str], other: str, share: float) -> list[bool]:
     """Whether `other` holds each text. Words are used up as they match, so a block
     repeated more often than the other text has it is unsupported the extra times,
     except that a block equal to one already supported is supported again (trafilatura
@@ -131,7 +149,7 @@ def _supported(texts: list[str], other: str) -> list[bool]:
             result.append(True)
             continue
         needed = Counter(words(text))
-        ok = (needed & pool).total() >= SUPPORTED * needed.total()
+        ok = (needed & pool).total() >= share * needed.total()
         if ok:
             pool -= needed
             agreed.add(text)
@@ -139,7 +157,7 @@ def _supported(texts: list[str], other: str) -> list[bool]:
     return result
 
 
-def _keep(blocks: list[Block], supported: list[bool]) -> list[bool]:
+def _keep(blocks: list[Block], supported: list[bool], rules: Rules) -> list[bool]:
     repeats = Counter(b.text for b in blocks)
     keep = list(supported)
     start = 0
@@ -153,8 +171,8 @@ def _keep(blocks: list[Block], supported: list[bool]) -> list[bool]:
         between_agreed = start > 0 and end < len(blocks) and end - start == 1
         run = [i for i in range(start, end) if repeats[blocks[i].text] == 1 and not blocks[i].is_caption]
         run_words = sum(len(blocks[i].words) for i in run)
-        prose_words = sum(len(blocks[i].words) for i in run if blocks[i].is_prose)
-        if between_agreed or (run_words >= RUN_MIN_WORDS and prose_words >= RUN_PROSE_SHARE * run_words):
+        prose_words = sum(len(blocks[i].words) for i in run if blocks[i].is_prose(rules.prose_words))
+        if between_agreed or (run_words >= rules.run_min_words and prose_words >= rules.run_prose_share * run_words):
             for i in run:
                 keep[i] = True
         start = end

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import trafilatura
@@ -57,6 +58,27 @@ def trafilatura_article(html: str, url: str) -> str:
         )
         or ""
     )
+
+
+@dataclass
+class Readings:
+    """What the libraries read in one page (`html` at `url`): readability-lxml's article,
+    trafilatura's text, and trafilatura's article as HTML when it is asked for."""
+
+    html: str
+    url: str
+
+    @cached_property
+    def article(self) -> str:
+        return readability_article(self.html, self.url)
+
+    @cached_property
+    def second_opinion(self) -> str:
+        return trafilatura_text(self.html, self.url)
+
+    @cached_property
+    def trafilatura_article(self) -> str:
+        return trafilatura_article(self.html, self.url)
 
 
 def metadata(html: str, url: str) -> Metadata:

@@ -1,0 +1,64 @@
+"""Chromium's own error document: what a tab shows when its top frame failed to load.
+
+A page whose script sends the tab to an unreachable address ends up showing Chromium's
+"This site can't be reached" page (at chrome-error://chromewebdata/, while the address
+reported for the tab may still be the attempted one). Read as content, it would pass
+for the page. Whoever reads a tab after loading asks `navigation_error` first and
+reports the failed load instead (docs/extraction.md, "Live pages").
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
+
+from pagelens.errors import CHROMIUM_NET_ERROR, ErrorCode, NavigationError
+
+ERROR_DOCUMENT_PREFIX = "chrome-error://"
+# The error document names the network error in an element of this class
+# (ERR_NAME_NOT_RESOLVED, ERR_SSL_PROTOCOL_ERROR, ...).
+_NET_ERROR_SCRIPT = "document.querySelector('.error-code')?.textContent?.trim() ?? ''"
+
+
+async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
+    """The failed load that Chromium's error document in `page`'s top frame stands for
+    (code: Chromium's net error, e.g. ``err_name_not_resolved``, else
+    ``navigation_failed``; the message names the address that failed), or None when the
+    top frame holds a document of its own."""
+    if page.is_closed():
+        return None
+    try:
+        session = await page.context.new_cdp_session(page)
+    except PlaywrightError:
+        return None  # the tab is going away: nothing shows in it
+    try:
+        frame = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
+        failed_url = frame.get("unreachableUrl")
+        if not failed_url and not str(frame.get("url", "")).startswith(ERROR_DOCUMENT_PREFIX):
+            return None
+        net_error = await _net_error(session)
+    except PlaywrightError:
+        return None  # the frame went while being asked: it showed no error document to read
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await session.detach()
+    address = failed_url or page.url
+    code = net_error.lower() if CHROMIUM_NET_ERROR.match(net_error.lower()) else ErrorCode.NAVIGATION_FAILED
+    reason = f"net::{net_error}" if code != ErrorCode.NAVIGATION_FAILED else "the browser showed its error page"
+    return NavigationError(f"could not load {address}: {reason}", code=code)
+
+
+async def _net_error(session: CDPSession) -> str:
+    result = await session.send("Runtime.evaluate", {"expression": _NET_ERROR_SCRIPT, "returnByValue": True})
+    value = result.get("result", {}).get("value")
+    return value if isinstance(value, str) else ""
+
+
+async def raise_navigation_error(page: PlaywrightPage) -> None:
+    """Raise the NavigationError of the error document in `page`, if it shows one."""
+    error = await navigation_error(page)
+    if error is not None:
+        raise error

@@ -1,0 +1,67 @@
+"""Chromium's error document is a failed load, never content: a page whose script sends
+the tab to an unreachable address gives the typed navigation error through Page.goto,
+pagelens.extract on the loaded page, the navigate action and `pagelens extract`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pagelens
+from pagelens.actions import Session
+from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX, navigation_error
+from pagelens.errors import NavigationError
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extract"
+FAILED = "https://unreachable.invalid/"
+
+
+async def test_a_page_that_leaves_at_once_fails_to_load(page: pagelens.Page, fixtures_url: str) -> None:
+    with pytest.raises(NavigationError) as caught:
+        await page.goto(f"{fixtures_url}extract/leaves-at-once.html")
+    # The test browser reaches loopback only: the network policy refused the address.
+    assert caught.value.code == "err_blocked_by_client"
+    assert FAILED in caught.value.message
+
+
+async def test_extract_on_a_tab_that_left_for_an_error_is_the_navigation_error(
+    page: pagelens.Page, fixtures_url: str
+) -> None:
+    await page.goto(f"{fixtures_url}extract/leaves-later.html")  # loaded: the script leaves a second later
+    await page.playwright_page.wait_for_event(
+        "framenavigated", predicate=lambda frame: frame.url.startswith(ERROR_DOCUMENT_PREFIX), timeout=10_000
+    )
+    with pytest.raises(NavigationError) as caught:
+        await pagelens.extract(page, format="text")
+    assert caught.value.code == "err_blocked_by_client"
+    assert FAILED in caught.value.message
+
+
+async def test_a_page_of_its_own_is_no_error(page: pagelens.Page, fixtures_url: str) -> None:
+    await page.goto(f"{fixtures_url}extract/article.html")
+    assert await navigation_error(page.playwright_page) is None
+
+
+async def test_the_navigate_action_fails_with_the_net_error(fixtures_url: str) -> None:
+    async with await Session.start() as session:  # no allow-list: the name fails in DNS
+        result = await session.interact({"action": "navigate", "url": f"{fixtures_url}extract/leaves-at-once.html"})
+    assert result["success"] is False
+    assert result["error"] == "err_name_not_resolved"
+    assert FAILED in result["message"]
+
+
+def test_cli_extract_prints_the_navigation_error() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pagelens.cli.main", "extract", str(FIXTURES / "leaves-at-once.html")],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "[err_blocked_by_client]" in result.stderr
+    assert FAILED in result.stderr
