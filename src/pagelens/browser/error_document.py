@@ -9,6 +9,7 @@ reports the failed load instead (docs/extraction.md, "Live pages").
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from playwright.async_api import CDPSession
@@ -21,6 +22,11 @@ ERROR_DOCUMENT_PREFIX = "chrome-error://"
 # The error document names the network error in an element of this class
 # (ERR_NAME_NOT_RESOLVED, ERR_SSL_PROTOCOL_ERROR, ...).
 _NET_ERROR_SCRIPT = "document.querySelector('.error-code')?.textContent?.trim() ?? ''"
+# The frame tree is answered by the page's renderer. Chromium's error document always
+# answers at once; a page whose own script keeps the main thread busy does not, and is
+# not an error document: it is not waited for.
+_ASK_TIMEOUT_S = 2.0
+_pending: set[asyncio.Future[tuple[str | None, str] | None]] = set()  # questions left to finish
 
 
 async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
@@ -30,6 +36,27 @@ async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
     top frame holds a document of its own."""
     if page.is_closed():
         return None
+    # Not cancelled on time out: detaching its CDP session would wait for the busy page
+    # too. It ends by itself when the page answers.
+    asking = asyncio.ensure_future(_error_document(page))
+    done, _ = await asyncio.wait({asking}, timeout=_ASK_TIMEOUT_S)
+    if not done:
+        _pending.add(asking)
+        asking.add_done_callback(_pending.discard)
+        return None  # a busy page of its own (see _ASK_TIMEOUT_S)
+    found = asking.result()
+    if found is None:
+        return None
+    failed_url, net_error = found
+    address = failed_url or page.url
+    code = net_error.lower() if CHROMIUM_NET_ERROR.match(net_error.lower()) else ErrorCode.NAVIGATION_FAILED
+    reason = f"net::{net_error}" if code != ErrorCode.NAVIGATION_FAILED else "the browser showed its error page"
+    return NavigationError(f"could not load {address}: {reason}", code=code)
+
+
+async def _error_document(page: PlaywrightPage) -> tuple[str | None, str] | None:
+    """(the address that failed, Chromium's net error) when `page` shows the error
+    document, else None."""
     try:
         session = await page.context.new_cdp_session(page)
     except PlaywrightError:
@@ -39,16 +66,12 @@ async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
         failed_url = frame.get("unreachableUrl")
         if not failed_url and not str(frame.get("url", "")).startswith(ERROR_DOCUMENT_PREFIX):
             return None
-        net_error = await _net_error(session)
+        return failed_url, await _net_error(session)
     except PlaywrightError:
         return None  # the frame went while being asked: it showed no error document to read
     finally:
         with contextlib.suppress(PlaywrightError):
             await session.detach()
-    address = failed_url or page.url
-    code = net_error.lower() if CHROMIUM_NET_ERROR.match(net_error.lower()) else ErrorCode.NAVIGATION_FAILED
-    reason = f"net::{net_error}" if code != ErrorCode.NAVIGATION_FAILED else "the browser showed its error page"
-    return NavigationError(f"could not load {address}: {reason}", code=code)
 
 
 async def _net_error(session: CDPSession) -> str:

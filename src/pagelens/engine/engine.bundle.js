@@ -1270,8 +1270,7 @@ var bundle = (() => {
       el.getAttribute("placeholder"),
       el.getAttribute("aria-label"),
       el.getAttribute("title"),
-      lastSegment(el.getAttribute("name")),
-      lastSegment(el.getAttribute("id"))
+      lastSegment(el.getAttribute("name")) || lastSegment(el.getAttribute("id"))
     ].filter(Boolean).join(" ");
   }
   function inputType(el) {

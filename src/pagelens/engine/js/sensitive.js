@@ -75,10 +75,11 @@ function lastSegment(value) {
 }
 
 // What a field says it is: its label, placeholder, aria-label, title, and the last
-// segment of its name and id.
+// segment of its name, else of its id (ids carry their containers' names joined by
+// underscores, "ctrlRecoverPassword_UserName", where no segment can be told apart).
 export function fieldHint(el) {
   return [ownLabel(el), el.getAttribute('placeholder'), el.getAttribute('aria-label'), el.getAttribute('title'),
-    lastSegment(el.getAttribute('name')), lastSegment(el.getAttribute('id'))].filter(Boolean).join(' ');
+    lastSegment(el.getAttribute('name')) || lastSegment(el.getAttribute('id'))].filter(Boolean).join(' ');
 }
 
 function inputType(el) {
