@@ -198,7 +198,6 @@ var bundle = (() => {
   // src/pagelens/engine/js/selector.js
   var TEST_ID_ATTRS = ["data-testid", "data-test", "data-qa", "data-cy"];
   var INDEXED_ATTRS = ["id", "name", "aria-label", ...TEST_ID_ATTRS];
-  var MAX_PATH_LEVELS = 4;
   function looksGenerated(token) {
     return token.length > 40 || /\d{4,}/.test(token) || /^[:_]|^(react|ember|yui_|ext-|gwt-|mui-|radix-|headlessui-|sc-|css-|jss|svelte-|v-)/i.test(token) || /^[a-f0-9-]{8,}$/i.test(token) && /\d/.test(token) || /[a-z]+\d+[a-z]+\d+/i.test(token) || /_[A-Za-z0-9]{5,}$/.test(token) && /[A-Z]/.test(token) && /\d/.test(token);
   }
@@ -219,6 +218,7 @@ var bundle = (() => {
       this.childIndexes = /* @__PURE__ */ new Map();
       this.positions = /* @__PURE__ */ new Map();
       this.steps = /* @__PURE__ */ new Map();
+      this.bareSteps = /* @__PURE__ */ new Map();
       this.lowered = /* @__PURE__ */ new Map();
     }
     // One pass over the elements carrying an indexed attribute counts every id and
@@ -315,12 +315,12 @@ var bundle = (() => {
       return this.positions.get(el);
     }
     // One path step: tag, up to two meaningful classes, and :nth-of-type when the
-    // element's parent has other children of its type.
+    // element's parent (an element or a shadow root) has other children of its type.
     step(el) {
       let step = this.steps.get(el);
       if (step) return step;
       const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-      const nth = el.parentElement && this.position(el).group.count > 1 ? this.position(el).index : 0;
+      const nth = this.position(el).group.count > 1 ? this.position(el).index : 0;
       let text = CSS.escape(el.localName);
       for (const c of classes) text += "." + CSS.escape(c);
       if (nth) text += `:nth-of-type(${nth})`;
@@ -450,21 +450,44 @@ var bundle = (() => {
       const set = this.matches(steps);
       return set.length === 1 && set[0] === el;
     }
+    // The same step without its classes (tag and :nth-of-type).
+    bareStep(el) {
+      const step = this.step(el);
+      if (!step.classes.length) return step;
+      let bare = this.bareSteps.get(el);
+      if (!bare) {
+        const text = CSS.escape(el.localName) + (step.nth ? `:nth-of-type(${step.nth})` : "");
+        bare = { tag: step.tag, classes: [], nth: step.nth, text };
+        this.bareSteps.set(el, bare);
+      }
+      return bare;
+    }
+    // The shortest path that is unique, one level longer each round. At the root of its
+    // tree a path with :nth-of-type wherever siblings share a type names one element of
+    // that tree; it fails only when the same path exists in another root. A path of
+    // several levels then drops the classes below its top step when it stays unique
+    // without them: the top step's classes are what set it apart, the rest mostly length.
     path(el) {
-      const steps = [];
-      let cur = el;
-      for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
-        steps.unshift(this.step(cur));
-        const selector = pathKey(steps);
-        const parent = cur.parentElement;
-        if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
-          const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-          if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
-        }
-        if (this.isOnlyMatch(el, steps, selector)) return selector;
-        cur = parent;
+      const chain = [];
+      for (let cur = el; cur; cur = cur.parentElement) {
+        chain.unshift(cur);
+        const found = this.uniquePath(el, chain.map((e) => this.step(e)), cur.parentElement);
+        if (!found) continue;
+        if (chain.length === 1) return found;
+        const lean = [this.step(chain[0]), ...chain.slice(1).map((e) => this.bareStep(e))];
+        return lean.some((s, i) => s !== this.step(chain[i])) && this.uniquePath(el, lean, cur.parentElement) || found;
       }
       return null;
+    }
+    // `steps` as a selector when it matches `el` alone: anchored at `parent` when that has
+    // a usable id (uniqueness is then checked in its subtree only), else on its own.
+    uniquePath(el, steps, parent) {
+      const selector = pathKey(steps);
+      if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
+        const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
+        if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
+      }
+      return this.isOnlyMatch(el, steps, selector) ? selector : null;
     }
   };
   function asciiLower(text) {
@@ -3525,7 +3548,7 @@ var bundle = (() => {
     for (const control of kept) {
       if (rootDeadline.expired()) break;
       const el = control.el;
-      const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
+      const selector = builder.build(el);
       const r = control.rect;
       const entry = {
         id: control.id,
@@ -3542,7 +3565,7 @@ var bundle = (() => {
       const type = el.localName === "input" ? (el.getAttribute("type") || "text").toLowerCase() : null;
       if (type && TYPE_HINT_ROLES.has(control.role) && type !== "text") entry.type = type;
       controls.push(entry);
-      aimap[control.id] = selector;
+      if (selector) aimap[control.id] = selector;
     }
     return {
       title: normalizeSpace(document.title),

@@ -2,7 +2,7 @@
 // states, selector, region and box; values redacted unless asked for, and a password's
 // value or length never leaves the page.
 
-import { ID_ATTR, normalizeSpace, round, truncate } from './core.js';
+import { normalizeSpace, round, truncate } from './core.js';
 import { SelectorBuilder } from './selector.js';
 import { controlStates, fieldValue, isSensitiveField } from './states.js';
 import { isRendered } from './visibility.js';
@@ -70,7 +70,9 @@ export function interactionView(scan, options) {
   for (const control of kept) {
     if (rootDeadline.expired()) break;
     const el = control.el;
-    const selector = builder.build(el) || `[${ID_ATTR}="${control.id}"]`;
+    // A selector for use outside pagelens (a fresh load, a script, another tool): none
+    // rather than our stamp when CSS cannot name the element alone (docs/ids.md).
+    const selector = builder.build(el);
     const r = control.rect;
     /** @type {Record<string, any>} */
     const entry = {
@@ -88,7 +90,7 @@ export function interactionView(scan, options) {
     const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
     if (type && TYPE_HINT_ROLES.has(control.role) && type !== 'text') entry.type = type;
     controls.push(entry);
-    aimap[control.id] = selector;
+    if (selector) aimap[control.id] = selector;
   }
   return {
     title: normalizeSpace(document.title),

@@ -1,7 +1,13 @@
-// Unique CSS selectors, by preference: #id (unless generated-looking) > test ids >
-// tag[name] > tag[aria-label] > a short CSS path (at most 4 levels). Every selector is
-// checked to match exactly its own element, across the document and open shadow roots
-// (the scope Playwright's CSS engine pierces); null when none qualifies.
+// Unique CSS selectors that find their element again in a fresh load of the page, where
+// no pagelens stamp exists. By preference: #id (unless generated-looking) > test ids >
+// tag[name] > tag[aria-label] > a CSS path, as short as it can be: it grows one level at
+// a time (tags, meaningful classes, :nth-of-type where siblings share a type), anchored
+// at the nearest ancestor with a usable id, up to the root of its tree. Every selector is
+// checked to match exactly its own element across the document and open shadow roots,
+// each queried on its own (as our own actions resolve CSS). null when none qualifies: an
+// element whose path up to the top of its shadow tree matches in another root too (three
+// identical components) has no CSS selector, since CSS cannot enter a shadow tree from
+// its host. docs/ids.md, "Selectors".
 //
 // Uniqueness is checked without querying the page once per candidate: attribute
 // selectors by counts from one indexed pass, CSS paths by matching their simple steps
@@ -12,7 +18,6 @@ import { HTML_NS } from './accname.js';
 
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
 const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
-const MAX_PATH_LEVELS = 4;
 
 function looksGenerated(token) {
   return token.length > 40 ||
@@ -41,6 +46,7 @@ export class SelectorBuilder {
     this.childIndexes = new Map(); // element -> its children by tag and position
     this.positions = new Map(); // element -> { index, group: { count } } among same-type siblings
     this.steps = new Map(); // element -> its path step
+    this.bareSteps = new Map(); // element -> its path step without classes
     this.lowered = new Map(); // element -> its class names in lower case (quirks mode)
   }
 
@@ -144,12 +150,12 @@ export class SelectorBuilder {
   }
 
   // One path step: tag, up to two meaningful classes, and :nth-of-type when the
-  // element's parent has other children of its type.
+  // element's parent (an element or a shadow root) has other children of its type.
   step(el) {
     let step = this.steps.get(el);
     if (step) return step;
     const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-    const nth = el.parentElement && this.position(el).group.count > 1 ? this.position(el).index : 0;
+    const nth = this.position(el).group.count > 1 ? this.position(el).index : 0;
     let text = CSS.escape(el.localName);
     for (const c of classes) text += '.' + CSS.escape(c);
     if (nth) text += `:nth-of-type(${nth})`;
@@ -289,22 +295,46 @@ export class SelectorBuilder {
     return set.length === 1 && set[0] === el;
   }
 
+  // The same step without its classes (tag and :nth-of-type).
+  bareStep(el) {
+    const step = this.step(el);
+    if (!step.classes.length) return step;
+    let bare = this.bareSteps.get(el);
+    if (!bare) {
+      const text = CSS.escape(el.localName) + (step.nth ? `:nth-of-type(${step.nth})` : '');
+      bare = { tag: step.tag, classes: [], nth: step.nth, text };
+      this.bareSteps.set(el, bare);
+    }
+    return bare;
+  }
+
+  // The shortest path that is unique, one level longer each round. At the root of its
+  // tree a path with :nth-of-type wherever siblings share a type names one element of
+  // that tree; it fails only when the same path exists in another root. A path of
+  // several levels then drops the classes below its top step when it stays unique
+  // without them: the top step's classes are what set it apart, the rest mostly length.
   path(el) {
-    const steps = [];
-    let cur = el;
-    for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
-      steps.unshift(this.step(cur));
-      const selector = pathKey(steps);
-      const parent = cur.parentElement;
-      // Anchored at a parent with a usable id, uniqueness is checked in that subtree only.
-      if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
-        const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-        if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
-      }
-      if (this.isOnlyMatch(el, steps, selector)) return selector;
-      cur = parent;
+    const chain = []; // el and its ancestors, top first
+    for (let cur = el; cur; cur = cur.parentElement) {
+      chain.unshift(cur);
+      const found = this.uniquePath(el, chain.map((e) => this.step(e)), cur.parentElement);
+      if (!found) continue;
+      if (chain.length === 1) return found;
+      const lean = [this.step(chain[0]), ...chain.slice(1).map((e) => this.bareStep(e))];
+      return (lean.some((s, i) => s !== this.step(chain[i])) && this.uniquePath(el, lean, cur.parentElement)) || found;
     }
     return null;
+  }
+
+  // `steps` as a selector when it matches `el` alone: anchored at `parent` when that has
+  // a usable id (uniqueness is then checked in its subtree only), else on its own.
+  uniquePath(el, steps, parent) {
+    const selector = pathKey(steps);
+    if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
+      const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
+      if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
+    }
+    return this.isOnlyMatch(el, steps, selector) ? selector : null;
   }
 }
 
