@@ -53,7 +53,6 @@ from rich.table import Table
 import pagelens
 from bench.corpus import PAGES_DIR, CorpusPage, corpus_pages
 from pagelens.browser.network import LOOPBACK_HOSTS
-from pagelens.engine.models import PageModel
 from pagelens.errors import ErrorCode, PagelensError
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -291,9 +290,7 @@ async def sweep_page(browser: pagelens.Browser, url: str, *, page_id: str = "", 
         # Which control each CSS action selector names, found in this load.
         css_actions = [a for a in compact.primary_actions if not a.selector.startswith("text=")]
         sweep.text_actions = len(compact.primary_actions) - len(css_actions)
-        named = await tab.main_frame.evaluate(
-            _RESOLVE_JS, [[str(i), a.selector] for i, a in enumerate(css_actions)]
-        )
+        named = await tab.main_frame.evaluate(_RESOLVE_JS, [[str(i), a.selector] for i, a in enumerate(css_actions)])
         action_ids = dict(await tab.main_frame.evaluate(_PROBES_JS))
         for i, (action, count) in enumerate(zip(css_actions, named, strict=True)):
             control = controls.get(action_ids.get(str(i)) or "") if count == 1 else None
@@ -411,10 +408,22 @@ def tabulate(results: list[PageSweep]) -> dict[str, Any]:
             "limit": f">= {BUDGET_SAME_PCT} %",
             "passed": same_pct is not None and same_pct >= BUDGET_SAME_PCT,
         },
-        {"name": "[data-llm-id] selectors handed out", "measured": total.stamped, "limit": "0", "passed": not total.stamped},
+        {
+            "name": "[data-llm-id] selectors handed out",
+            "measured": total.stamped,
+            "limit": "0",
+            "passed": not total.stamped,
+        },
     ]
     failures = [
-        {"page": r.id, "varies": r.varies, "role": c.role, "name": c.name[:60], "selector": c.selector, "outcome": c.outcome()}
+        {
+            "page": r.id,
+            "varies": r.varies,
+            "role": c.role,
+            "name": c.name[:60],
+            "selector": c.selector,
+            "outcome": c.outcome(),
+        }
         for r in results
         for c in r.controls
         if not c.same
@@ -465,7 +474,9 @@ def render(console: Console, summary: dict[str, Any], shown: int) -> None:
         budgets.add_column(column, justify="left" if column == "budget" else "right")
     for budget in summary["budgets"]:
         measured = budget["measured"]
-        shown_value = "-" if measured is None else (f"{measured:.2f} %" if isinstance(measured, float) else str(measured))
+        shown_value = (
+            "-" if measured is None else (f"{measured:.2f} %" if isinstance(measured, float) else str(measured))
+        )
         verdict = "[green]PASS[/green]" if budget["passed"] else "[red]FAIL[/red]"
         budgets.add_row(escape(budget["name"]), shown_value, budget["limit"], verdict)
     console.print(budgets)
@@ -497,7 +508,9 @@ def main(argv: list[str] | None = None) -> int:
         results = asyncio.run(sweep_corpus(pages, args.workers, progress))
     summary = tabulate(results)
     render(console, summary, args.failures)
-    console.print(f"[dim]{len(pages)} pages in {time.monotonic() - start:.0f} s, load average {os.getloadavg()[0]:.1f}[/dim]")
+    console.print(
+        f"[dim]{len(pages)} pages in {time.monotonic() - start:.0f} s, load average {os.getloadavg()[0]:.1f}[/dim]"
+    )
     path = args.json or RESULTS_DIR / f"selectors-{time.strftime('%Y%m%d-%H%M%S')}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({**summary, "pages": [asdict(r) for r in results]}, indent=1), encoding="utf-8")

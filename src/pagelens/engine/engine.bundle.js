@@ -198,6 +198,7 @@ var bundle = (() => {
   // src/pagelens/engine/js/selector.js
   var TEST_ID_ATTRS = ["data-testid", "data-test", "data-qa", "data-cy"];
   var INDEXED_ATTRS = ["id", "name", "aria-label", ...TEST_ID_ATTRS];
+  var CHECKED_LEVELS = 4;
   function looksGenerated(token) {
     return token.length > 40 || /\d{4,}/.test(token) || /^[:_]|^(react|ember|yui_|ext-|gwt-|mui-|radix-|headlessui-|sc-|css-|jss|svelte-|v-)/i.test(token) || /^[a-f0-9-]{8,}$/i.test(token) && /\d/.test(token) || /[a-z]+\d+[a-z]+\d+/i.test(token) || /_[A-Za-z0-9]{5,}$/.test(token) && /[A-Z]/.test(token) && /\d/.test(token);
   }
@@ -215,7 +216,9 @@ var bundle = (() => {
       this.byTag = /* @__PURE__ */ new Map();
       this.matchSets = /* @__PURE__ */ new Map();
       this.groupSets = /* @__PURE__ */ new Map();
-      this.childIndexes = /* @__PURE__ */ new Map();
+      this.byClass = /* @__PURE__ */ new Map();
+      this.stepCounts = /* @__PURE__ */ new Map();
+      this.owns = /* @__PURE__ */ new Map();
       this.positions = /* @__PURE__ */ new Map();
       this.steps = /* @__PURE__ */ new Map();
       this.bareSteps = /* @__PURE__ */ new Map();
@@ -269,6 +272,19 @@ var bundle = (() => {
       }
     }
     build(el) {
+      return this.ownSelector(el) || this.path(el);
+    }
+    // The element named by what it carries itself (an id, a test id, a name, a label), when
+    // that is unique; cached, since ancestors are asked again for every control below them.
+    ownSelector(el) {
+      let own = this.owns.get(el);
+      if (own === void 0) {
+        own = this.attributeSelector(el);
+        this.owns.set(el, own);
+      }
+      return own;
+    }
+    attributeSelector(el) {
       const tag = el.localName;
       if (el.id && !looksGenerated(el.id)) {
         const found = this.uniqueBy("#" + this.idKey(el.id), "#" + CSS.escape(el.id), el);
@@ -294,7 +310,7 @@ var bundle = (() => {
         );
         if (found) return found;
       }
-      return this.path(el);
+      return null;
     }
     // ---- CSS paths
     // Position among the siblings of the same type (CSS :nth-of-type: local name and
@@ -415,34 +431,6 @@ var bundle = (() => {
       }
       return byIndex.get(nth);
     }
-    // How many children-chains below `anchor` match `steps` (the `#id > path` form). Each
-    // level looks its step up in an index of the parent's children, not among all of them.
-    countBelow(anchor, steps) {
-      let level = [anchor];
-      for (const step of steps) {
-        const next = [];
-        for (const el of level) {
-          const index = this.childIndex(el);
-          const candidates = (step.nth ? index.byPosition.get(`${step.tag}:${step.nth}`) : index.byTag.get(step.tag)) || [];
-          for (const child of candidates) if (this.matchesStep(child, step)) next.push(child);
-        }
-        level = next;
-      }
-      return level.length;
-    }
-    // An element's children by local name, and by local name and position among their type.
-    childIndex(parent) {
-      let index = this.childIndexes.get(parent);
-      if (!index) {
-        index = { byTag: /* @__PURE__ */ new Map(), byPosition: /* @__PURE__ */ new Map() };
-        for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-          pushTo(index.byTag, child.localName, child);
-          pushTo(index.byPosition, `${child.localName}:${this.position(child).index}`, child);
-        }
-        this.childIndexes.set(parent, index);
-      }
-      return index;
-    }
     // Whether the path `steps` (its text: `selector`) matches `el` and nothing else.
     isOnlyMatch(el, steps, selector) {
       if (!safeMatches(el, selector)) return false;
@@ -462,32 +450,70 @@ var bundle = (() => {
       }
       return bare;
     }
-    // The shortest path that is unique, one level longer each round. At the root of its
-    // tree a path with :nth-of-type wherever siblings share a type names one element of
-    // that tree; it fails only when the same path exists in another root. A path of
-    // several levels then drops the classes below its top step when it stays unique
-    // without them: the top step's classes are what set it apart, the rest mostly length.
+    // Whether an element's own step (tag, classes, :nth-of-type) matches it alone in every
+    // root. Candidates come from its first class (the browser's index) or its tag, and the
+    // count stops at 2: common steps are dismissed after a few elements.
+    stepIsUnique(el) {
+      const step = this.step(el);
+      if (this.few) return this.countMatches(step.text) === 1;
+      let count = this.stepCounts.get(step.text);
+      if (count === void 0) {
+        count = 0;
+        const pool = step.classes.length ? this.elementsByClass(step.classes[0]) : this.elementsByTag(step.tag);
+        for (const other of pool) if (this.matchesStep(other, step) && ++count > 1) break;
+        this.stepCounts.set(step.text, count);
+      }
+      return count === 1;
+    }
+    elementsByClass(name) {
+      let list = this.byClass.get(name);
+      if (!list) {
+        list = [];
+        for (const root of this.roots) {
+          const found = root === document ? document.getElementsByClassName(name) : root.querySelectorAll("." + CSS.escape(name));
+          for (const el of found) list.push(el);
+        }
+        this.byClass.set(name, list);
+      }
+      return list;
+    }
+    // The shortest path that names `el` alone, one level longer each round:
+    // - below an ancestor named alone (by its own attributes; beyond the first levels, by
+    //   its own step too), a chain of tags with :nth-of-type where siblings share a type
+    //   names one element by construction: `#menu > li:nth-of-type(2) > a`;
+    // - within the first levels, a path of full steps (tags, classes, :nth-of-type) checked
+    //   against the page: `ul.nav > li:nth-of-type(2) > a.link`;
+    // - at the top of the document, the chain from `html`; at the top of a shadow tree,
+    //   the chain when no other root has it (else null: CSS cannot enter a shadow tree
+    //   from its host).
+    // Past the first levels only the cheap anchors are tried, so deep elements cost
+    // lookups, not matching sets of elements at every level.
     path(el) {
+      const full = [];
       const chain = [];
-      for (let cur = el; cur; cur = cur.parentElement) {
-        chain.unshift(cur);
-        const found = this.uniquePath(el, chain.map((e) => this.step(e)), cur.parentElement);
-        if (!found) continue;
-        if (chain.length === 1) return found;
-        const lean = [this.step(chain[0]), ...chain.slice(1).map((e) => this.bareStep(e))];
-        return lean.some((s, i) => s !== this.step(chain[i])) && this.uniquePath(el, lean, cur.parentElement) || found;
+      for (let cur = el, level = 1; cur; cur = cur.parentElement, level++) {
+        chain.unshift(this.bareStep(cur));
+        const parent = cur.parentElement;
+        if (parent) {
+          const anchor = this.ownSelector(parent);
+          if (anchor) return `${anchor} > ${pathKey(chain)}`;
+        }
+        if (level <= CHECKED_LEVELS) {
+          full.unshift(this.step(cur));
+          const selector = pathKey(full);
+          if (this.isOnlyMatch(el, full, selector)) return selector;
+        }
+        if (!parent) return this.fromTop(el, cur, chain);
+        if (level >= CHECKED_LEVELS && this.stepIsUnique(parent)) return `${this.step(parent).text} > ${pathKey(chain)}`;
       }
       return null;
     }
-    // `steps` as a selector when it matches `el` alone: anchored at `parent` when that has
-    // a usable id (uniqueness is then checked in its subtree only), else on its own.
-    uniquePath(el, steps, parent) {
-      const selector = pathKey(steps);
-      if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
-        const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-        if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
-      }
-      return this.isOnlyMatch(el, steps, selector) ? selector : null;
+    // The chain from the top of `el`'s tree (`top`): unique in its tree, and so in all
+    // roots when the document has one `html` or no other shadow root holds the chain.
+    fromTop(el, top, chain) {
+      const selector = pathKey(chain);
+      if (top === document.documentElement) return this.elementsByTag(top.localName).length === 1 ? selector : null;
+      return this.isOnlyMatch(el, chain, selector) ? selector : null;
     }
   };
   function asciiLower(text) {

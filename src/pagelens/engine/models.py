@@ -257,9 +257,7 @@ VIEW_SPECS: dict[str, ViewSpec] = {
         # The summaries ride along with a navigation: they are quick or absent.
         ViewSpec("compact", CompactSummary, 3.0, "what the page is and what to do on it, in at most 400 tokens"),
         ViewSpec("full", FullSummary, 3.0, "the full summary: headings, navigation links, forms, a preview"),
-        ViewSpec(
-            "interaction", PageModel, 30.0, "every control: id, role, name, states, selector, box", frames=True
-        ),
+        ViewSpec("interaction", PageModel, 30.0, "every control: id, role, name, states, selector, box", frames=True),
         ViewSpec("semantic", SemanticView, 30.0, "the compact tree of controls (V3 keys)", frames=True),
         ViewSpec("skeleton", SkeletonView, 30.0, "the actionable elements as HTML"),
         ViewSpec("dom", DomView, 30.0, "the page's HTML without scripts, styles or field values (50,000 characters)"),
