@@ -443,7 +443,7 @@ def _pct(value: float | None) -> str:
 
 def render(console: Console, summary: dict[str, Any], shown: int) -> None:
     table = Table(title="Selectors resolved in a fresh load (querySelectorAll, open shadow roots, same frame)")
-    for column in ("kind", "pages", "selectors", "unique", "same element", "null", "[data-llm-id]"):
+    for column in ("kind", "pages", "selectors", "unique", "same element", "missed", "null", "[data-llm-id]"):
         table.add_column(escape(column), justify="left" if column == "kind" else "right")
     for row in summary["rows"]:
         n = row["selectors"]
@@ -453,6 +453,7 @@ def render(console: Console, summary: dict[str, Any], shown: int) -> None:
             f"{n:,}",
             _pct(100 * row["unique"] / n if n else None),
             _pct(100 * row["same"] / n if n else None),
+            str(n - row["same"]),
             str(row["null"]),
             str(row["stamped"]),
         )

@@ -226,6 +226,7 @@ async def test_selectors_across_the_corpus(browser: pagelens.Browser, corpus_url
     )
     assert total.checked > 20_000
     assert not total.failures, "\n".join(total.failures[:50])
+    assert not total.unnamed, total.unnamed[:50]
 
 
 async def test_selectors_with_shadow_dom(page: pagelens.Page, fixtures_url: str) -> None:
