@@ -213,7 +213,8 @@ def _merge_controls(view: dict[str, Any], child: dict[str, Any], frame: _FrameJo
         control["inViewport"] = control["inViewport"] and not shown.empty
         control["visible"] = control["visible"] and frame.visible
         view["controls"].append(control)
-        view["aimap"][control["id"]] = control["selector"]
+        if control.get("selector"):
+            view["aimap"][control["id"]] = control["selector"]
     view["total_controls"] += child["total_controls"]
     view["truncated"] = view["truncated"] or child["truncated"]
 

@@ -90,7 +90,8 @@ def _control_text(control: dict[str, Any]) -> str:
 
 
 def _aimap_entry(view: dict[str, Any], control: dict[str, Any]) -> str:
-    return "," + compact_json({control["id"]: view.get("aimap", {}).get(control["id"], "")})[1:-1]
+    selector = view.get("aimap", {}).get(control["id"])
+    return "," + compact_json({control["id"]: selector})[1:-1] if selector is not None else ""
 
 
 def _rebuild_interaction(view: dict[str, Any], controls: list[dict[str, Any]]) -> dict[str, Any]:

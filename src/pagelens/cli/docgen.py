@@ -62,8 +62,8 @@ RESULT_FIELDS = (
         "`selector_path`",
         "an element action",
         "a CSS selector of that element, taken before the action: the interaction view's `selector` "
-        'for it (an id, a test id, a unique attribute, else a short path; `[data-llm-id="…"]` when '
-        "none is unique). It names the element without pagelens' ids, so it still reaches it after a "
+        "for it (an id, a test id, a unique attribute, else the shortest unique path; absent when CSS "
+        "cannot name the element alone). It names the element without pagelens' ids, so it still reaches it after a "
         "re-render or in a fresh load of the page; inside a frame it is relative to the frame's "
         "document (`frame` scopes a selector there)",
     ),

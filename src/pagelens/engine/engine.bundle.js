@@ -218,7 +218,7 @@ var bundle = (() => {
   // src/pagelens/engine/js/selector.js
   var TEST_ID_ATTRS = ["data-testid", "data-test", "data-qa", "data-cy"];
   var INDEXED_ATTRS = ["id", "name", "aria-label", ...TEST_ID_ATTRS];
-  var MAX_PATH_LEVELS = 4;
+  var CHECKED_LEVELS = 4;
   function looksGenerated(token) {
     return token.length > 40 || /\d{4,}/.test(token) || /^[:_]|^(react|ember|yui_|ext-|gwt-|mui-|radix-|headlessui-|sc-|css-|jss|svelte-|v-)/i.test(token) || /^[a-f0-9-]{8,}$/i.test(token) && /\d/.test(token) || /[a-z]+\d+[a-z]+\d+/i.test(token) || /_[A-Za-z0-9]{5,}$/.test(token) && /[A-Z]/.test(token) && /\d/.test(token);
   }
@@ -236,9 +236,12 @@ var bundle = (() => {
       this.byTag = /* @__PURE__ */ new Map();
       this.matchSets = /* @__PURE__ */ new Map();
       this.groupSets = /* @__PURE__ */ new Map();
-      this.childIndexes = /* @__PURE__ */ new Map();
+      this.byClass = /* @__PURE__ */ new Map();
+      this.stepCounts = /* @__PURE__ */ new Map();
+      this.owns = /* @__PURE__ */ new Map();
       this.positions = /* @__PURE__ */ new Map();
       this.steps = /* @__PURE__ */ new Map();
+      this.bareSteps = /* @__PURE__ */ new Map();
       this.lowered = /* @__PURE__ */ new Map();
     }
     // One pass over the elements carrying an indexed attribute counts every id and
@@ -289,6 +292,19 @@ var bundle = (() => {
       }
     }
     build(el) {
+      return this.ownSelector(el) || this.path(el);
+    }
+    // The element named by what it carries itself (an id, a test id, a name, a label), when
+    // that is unique; cached, since ancestors are asked again for every control below them.
+    ownSelector(el) {
+      let own = this.owns.get(el);
+      if (own === void 0) {
+        own = this.attributeSelector(el);
+        this.owns.set(el, own);
+      }
+      return own;
+    }
+    attributeSelector(el) {
       const tag = el.localName;
       if (el.id && !looksGenerated(el.id)) {
         const found = this.uniqueBy("#" + this.idKey(el.id), "#" + CSS.escape(el.id), el);
@@ -314,7 +330,7 @@ var bundle = (() => {
         );
         if (found) return found;
       }
-      return this.path(el);
+      return null;
     }
     // ---- CSS paths
     // Position among the siblings of the same type (CSS :nth-of-type: local name and
@@ -335,12 +351,12 @@ var bundle = (() => {
       return this.positions.get(el);
     }
     // One path step: tag, up to two meaningful classes, and :nth-of-type when the
-    // element's parent has other children of its type.
+    // element's parent (an element or a shadow root) has other children of its type.
     step(el) {
       let step = this.steps.get(el);
       if (step) return step;
       const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-      const nth = el.parentElement && this.position(el).group.count > 1 ? this.position(el).index : 0;
+      const nth = this.position(el).group.count > 1 ? this.position(el).index : 0;
       let text = CSS.escape(el.localName);
       for (const c of classes) text += "." + CSS.escape(c);
       if (nth) text += `:nth-of-type(${nth})`;
@@ -435,34 +451,6 @@ var bundle = (() => {
       }
       return byIndex.get(nth);
     }
-    // How many children-chains below `anchor` match `steps` (the `#id > path` form). Each
-    // level looks its step up in an index of the parent's children, not among all of them.
-    countBelow(anchor, steps) {
-      let level = [anchor];
-      for (const step of steps) {
-        const next = [];
-        for (const el of level) {
-          const index = this.childIndex(el);
-          const candidates = (step.nth ? index.byPosition.get(`${step.tag}:${step.nth}`) : index.byTag.get(step.tag)) || [];
-          for (const child of candidates) if (this.matchesStep(child, step)) next.push(child);
-        }
-        level = next;
-      }
-      return level.length;
-    }
-    // An element's children by local name, and by local name and position among their type.
-    childIndex(parent) {
-      let index = this.childIndexes.get(parent);
-      if (!index) {
-        index = { byTag: /* @__PURE__ */ new Map(), byPosition: /* @__PURE__ */ new Map() };
-        for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-          pushTo(index.byTag, child.localName, child);
-          pushTo(index.byPosition, `${child.localName}:${this.position(child).index}`, child);
-        }
-        this.childIndexes.set(parent, index);
-      }
-      return index;
-    }
     // Whether the path `steps` (its text: `selector`) matches `el` and nothing else.
     isOnlyMatch(el, steps, selector) {
       if (!safeMatches(el, selector)) return false;
@@ -470,21 +458,82 @@ var bundle = (() => {
       const set = this.matches(steps);
       return set.length === 1 && set[0] === el;
     }
-    path(el) {
-      const steps = [];
-      let cur = el;
-      for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
-        steps.unshift(this.step(cur));
-        const selector = pathKey(steps);
-        const parent = cur.parentElement;
-        if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
-          const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-          if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
+    // The same step without its classes (tag and :nth-of-type).
+    bareStep(el) {
+      const step = this.step(el);
+      if (!step.classes.length) return step;
+      let bare = this.bareSteps.get(el);
+      if (!bare) {
+        const text = CSS.escape(el.localName) + (step.nth ? `:nth-of-type(${step.nth})` : "");
+        bare = { tag: step.tag, classes: [], nth: step.nth, text };
+        this.bareSteps.set(el, bare);
+      }
+      return bare;
+    }
+    // Whether an element's own step (tag, classes, :nth-of-type) matches it alone in every
+    // root. Candidates come from its first class (the browser's index) or its tag, and the
+    // count stops at 2: common steps are dismissed after a few elements.
+    stepIsUnique(el) {
+      const step = this.step(el);
+      if (this.few) return this.countMatches(step.text) === 1;
+      let count = this.stepCounts.get(step.text);
+      if (count === void 0) {
+        count = 0;
+        const pool = step.classes.length ? this.elementsByClass(step.classes[0]) : this.elementsByTag(step.tag);
+        for (const other of pool) if (this.matchesStep(other, step) && ++count > 1) break;
+        this.stepCounts.set(step.text, count);
+      }
+      return count === 1;
+    }
+    elementsByClass(name) {
+      let list = this.byClass.get(name);
+      if (!list) {
+        list = [];
+        for (const root of this.roots) {
+          const found = root === document ? document.getElementsByClassName(name) : root.querySelectorAll("." + CSS.escape(name));
+          for (const el of found) list.push(el);
         }
-        if (this.isOnlyMatch(el, steps, selector)) return selector;
-        cur = parent;
+        this.byClass.set(name, list);
+      }
+      return list;
+    }
+    // The shortest path that names `el` alone, one level longer each round:
+    // - below an ancestor named alone (by its own attributes; beyond the first levels, by
+    //   its own step too), a chain of tags with :nth-of-type where siblings share a type
+    //   names one element by construction: `#menu > li:nth-of-type(2) > a`;
+    // - within the first levels, a path of full steps (tags, classes, :nth-of-type) checked
+    //   against the page: `ul.nav > li:nth-of-type(2) > a.link`;
+    // - at the top of the document, the chain from `html`; at the top of a shadow tree,
+    //   the chain when no other root has it (else null: CSS cannot enter a shadow tree
+    //   from its host).
+    // Past the first levels only the cheap anchors are tried, so deep elements cost
+    // lookups, not matching sets of elements at every level.
+    path(el) {
+      const full = [];
+      const chain = [];
+      for (let cur = el, level = 1; cur; cur = cur.parentElement, level++) {
+        chain.unshift(this.bareStep(cur));
+        const parent = cur.parentElement;
+        if (parent) {
+          const anchor = this.ownSelector(parent);
+          if (anchor) return `${anchor} > ${pathKey(chain)}`;
+        }
+        if (level <= CHECKED_LEVELS) {
+          full.unshift(this.step(cur));
+          const selector = pathKey(full);
+          if (this.isOnlyMatch(el, full, selector)) return selector;
+        }
+        if (!parent) return this.fromTop(el, cur, chain);
+        if (level >= CHECKED_LEVELS && this.stepIsUnique(parent)) return `${this.step(parent).text} > ${pathKey(chain)}`;
       }
       return null;
+    }
+    // The chain from the top of `el`'s tree (`top`): unique in its tree, and so in all
+    // roots when the document has one `html` or no other shadow root holds the chain.
+    fromTop(el, top, chain) {
+      const selector = pathKey(chain);
+      if (top === document.documentElement) return this.elementsByTag(top.localName).length === 1 ? selector : null;
+      return this.isOnlyMatch(el, chain, selector) ? selector : null;
     }
   };
   function asciiLower(text) {
@@ -4112,7 +4161,7 @@ var bundle = (() => {
   }
   function shownSelector(control, builder) {
     const selector = builder.build(control.el);
-    return selector && control.mask(selector) === selector ? selector : `[${ID_ATTR}="${control.id}"]`;
+    return selector && control.mask(selector) === selector ? selector : void 0;
   }
   function pageRegions(scan) {
     const out = [];
@@ -4176,7 +4225,7 @@ var bundle = (() => {
       const type = el.localName === "input" ? (el.getAttribute("type") || "text").toLowerCase() : null;
       if (type && TYPE_HINT_ROLES.has(control.role) && type !== "text") entry.type = type;
       controls.push(entry);
-      aimap[control.id] = selector;
+      if (selector) aimap[control.id] = selector;
     }
     return {
       title: normalizeSpace(document.title),
@@ -4703,7 +4752,7 @@ var bundle = (() => {
     if (!el) return null;
     const shadowRoots = [];
     if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-    return new SelectorBuilder(shadowRoots, { few: true }).build(el) || `[${ID_ATTR}="${id}"]`;
+    return new SelectorBuilder(shadowRoots, { few: true }).build(el);
   }
   function actDescribe(el) {
     if (!el) return "nothing";

@@ -159,7 +159,7 @@ class InteractiveControl(_Model):
     role: str
     name: str
     states: ControlStates
-    selector: str
+    selector: str | None = None  # None: no CSS selector names it alone (docs/ids.md)
     region: str | None = None
     boundingBox: BoundingBox
     visible: bool
@@ -183,7 +183,7 @@ class PageModel(View):
     headings: list[str]
     regions: list[str]
     controls: list[InteractiveControl]
-    aimap: dict[str, str]
+    aimap: dict[str, str]  # control id -> selector, for the controls that have one
     total_controls: int
     truncated: bool
     unreachable: Unreachable = Unreachable()

@@ -221,7 +221,7 @@ export function actSelectorOf(id) {
   if (!el) return null;
   const shadowRoots = [];
   if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-  return new SelectorBuilder(shadowRoots, { few: true }).build(el) || `[${ID_ATTR}="${id}"]`;
+  return new SelectorBuilder(shadowRoots, { few: true }).build(el);
 }
 
 // What sits at a viewport point: for coordinate clicks and "occluded by" messages.

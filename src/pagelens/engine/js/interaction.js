@@ -2,7 +2,7 @@
 // states, selector, region and box; values redacted unless asked for, and a password's
 // value or length never leaves the page.
 
-import { ID_ATTR, normalizeSpace, round, truncate } from './core.js';
+import { normalizeSpace, round, truncate } from './core.js';
 import { SelectorBuilder } from './selector.js';
 import { controlStates, fieldValue } from './states.js';
 import { isSensitiveField } from './sensitive.js';
@@ -21,9 +21,12 @@ function pageHeadings(max, mask) {
 
 // A selector that would repeat a masked contact detail (an aria-label holding an
 // address) points at the element by its stamped id instead.
+// A selector for use outside pagelens (a fresh load, a script, another tool): none rather
+// than our stamp when CSS cannot name the element alone, or only by a contact detail
+// that the views mask (docs/ids.md).
 function shownSelector(control, builder) {
   const selector = builder.build(control.el);
-  return selector && control.mask(selector) === selector ? selector : `[${ID_ATTR}="${control.id}"]`;
+  return selector && control.mask(selector) === selector ? selector : undefined;
 }
 
 // The landmarks of the page, from the candidates the scan noted (LANDMARK_TAGS, roles).
@@ -97,7 +100,7 @@ export function interactionView(scan, options) {
     const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
     if (type && TYPE_HINT_ROLES.has(control.role) && type !== 'text') entry.type = type;
     controls.push(entry);
-    aimap[control.id] = selector;
+    if (selector) aimap[control.id] = selector;
   }
   return {
     title: normalizeSpace(document.title),

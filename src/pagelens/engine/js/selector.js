@@ -1,18 +1,25 @@
-// Unique CSS selectors, by preference: #id (unless generated-looking) > test ids >
-// tag[name] > tag[aria-label] > a short CSS path (at most 4 levels). Every selector is
-// checked to match exactly its own element, across the document and open shadow roots
-// (the scope Playwright's CSS engine pierces); null when none qualifies.
+// Unique CSS selectors that find their element again in a fresh load of the page, where
+// no pagelens stamp exists. By preference: #id (unless generated-looking) > test ids >
+// tag[name] > tag[aria-label] > a CSS path, as short as it can be, grown one level at a
+// time up to the top of the element's tree (see path()). Every selector matches exactly
+// its own element across the document and open shadow roots, each queried on its own (as
+// our own actions resolve CSS). null when none qualifies: an element whose path up to the
+// top of its shadow tree matches in another root too (three identical components), since
+// CSS cannot enter a shadow tree from its host. docs/ids.md, "Selectors".
 //
 // Uniqueness is checked without querying the page once per candidate: attribute
-// selectors by counts from one indexed pass, CSS paths by matching their simple steps
-// (tag, classes, :nth-of-type, joined by `>`) structurally against cached candidate sets.
-// A querySelectorAll per control and level made large pages quadratic.
+// selectors by counts from one indexed pass, short CSS paths by matching their simple
+// steps (tag, classes, :nth-of-type, joined by `>`) structurally against cached candidate
+// sets, longer ones by construction below a unique anchor. A querySelectorAll per control
+// and level made large pages quadratic.
 
 import { HTML_NS } from './accname.js';
 
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
 const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
-const MAX_PATH_LEVELS = 4;
+// Paths of up to this many levels are checked against the page step by step; beyond,
+// only anchors are looked for (see path()).
+const CHECKED_LEVELS = 4;
 
 function looksGenerated(token) {
   return token.length > 40 ||
@@ -38,9 +45,12 @@ export class SelectorBuilder {
     this.byTag = new Map(); // local name -> elements, every root
     this.matchSets = new Map(); // path selector -> the elements it matches
     this.groupSets = new Map(); // path selector -> its matches grouped by the ancestor above
-    this.childIndexes = new Map(); // element -> its children by tag and position
+    this.byClass = new Map(); // class name -> elements, every root
+    this.stepCounts = new Map(); // step text -> elements it matches alone (0, 1 or 2)
+    this.owns = new Map(); // element -> its own selector, or null
     this.positions = new Map(); // element -> { index, group: { count } } among same-type siblings
     this.steps = new Map(); // element -> its path step
+    this.bareSteps = new Map(); // element -> its path step without classes
     this.lowered = new Map(); // element -> its class names in lower case (quirks mode)
   }
 
@@ -97,6 +107,21 @@ export class SelectorBuilder {
   }
 
   build(el) {
+    return this.ownSelector(el) || this.path(el);
+  }
+
+  // The element named by what it carries itself (an id, a test id, a name, a label), when
+  // that is unique; cached, since ancestors are asked again for every control below them.
+  ownSelector(el) {
+    let own = this.owns.get(el);
+    if (own === undefined) {
+      own = this.attributeSelector(el);
+      this.owns.set(el, own);
+    }
+    return own;
+  }
+
+  attributeSelector(el) {
     const tag = el.localName;
     if (el.id && !looksGenerated(el.id)) {
       const found = this.uniqueBy('#' + this.idKey(el.id), '#' + CSS.escape(el.id), el);
@@ -119,7 +144,7 @@ export class SelectorBuilder {
         `${CSS.escape(tag)}[aria-label=${cssString(label)}]`, el);
       if (found) return found;
     }
-    return this.path(el);
+    return null;
   }
 
   // ---- CSS paths
@@ -144,12 +169,12 @@ export class SelectorBuilder {
   }
 
   // One path step: tag, up to two meaningful classes, and :nth-of-type when the
-  // element's parent has other children of its type.
+  // element's parent (an element or a shadow root) has other children of its type.
   step(el) {
     let step = this.steps.get(el);
     if (step) return step;
     const classes = Array.from(el.classList).filter((c) => !looksGenerated(c)).slice(0, 2);
-    const nth = el.parentElement && this.position(el).group.count > 1 ? this.position(el).index : 0;
+    const nth = this.position(el).group.count > 1 ? this.position(el).index : 0;
     let text = CSS.escape(el.localName);
     for (const c of classes) text += '.' + CSS.escape(c);
     if (nth) text += `:nth-of-type(${nth})`;
@@ -251,36 +276,6 @@ export class SelectorBuilder {
     return byIndex.get(nth);
   }
 
-  // How many children-chains below `anchor` match `steps` (the `#id > path` form). Each
-  // level looks its step up in an index of the parent's children, not among all of them.
-  countBelow(anchor, steps) {
-    let level = [anchor];
-    for (const step of steps) {
-      const next = [];
-      for (const el of level) {
-        const index = this.childIndex(el);
-        const candidates = (step.nth ? index.byPosition.get(`${step.tag}:${step.nth}`) : index.byTag.get(step.tag)) || [];
-        for (const child of candidates) if (this.matchesStep(child, step)) next.push(child);
-      }
-      level = next;
-    }
-    return level.length;
-  }
-
-  // An element's children by local name, and by local name and position among their type.
-  childIndex(parent) {
-    let index = this.childIndexes.get(parent);
-    if (!index) {
-      index = { byTag: new Map(), byPosition: new Map() };
-      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-        pushTo(index.byTag, child.localName, child);
-        pushTo(index.byPosition, `${child.localName}:${this.position(child).index}`, child);
-      }
-      this.childIndexes.set(parent, index);
-    }
-    return index;
-  }
-
   // Whether the path `steps` (its text: `selector`) matches `el` and nothing else.
   isOnlyMatch(el, steps, selector) {
     if (!safeMatches(el, selector)) return false;
@@ -289,22 +284,86 @@ export class SelectorBuilder {
     return set.length === 1 && set[0] === el;
   }
 
-  path(el) {
-    const steps = [];
-    let cur = el;
-    for (let level = 0; level < MAX_PATH_LEVELS && cur; level++) {
-      steps.unshift(this.step(cur));
-      const selector = pathKey(steps);
-      const parent = cur.parentElement;
-      // Anchored at a parent with a usable id, uniqueness is checked in that subtree only.
-      if (parent && parent.id && !looksGenerated(parent.id) && this.idIsUnique(parent.id)) {
-        const anchored = `#${CSS.escape(parent.id)} > ${selector}`;
-        if (this.countBelow(parent, steps) === 1 && safeMatches(el, anchored)) return anchored;
+  // The same step without its classes (tag and :nth-of-type).
+  bareStep(el) {
+    const step = this.step(el);
+    if (!step.classes.length) return step;
+    let bare = this.bareSteps.get(el);
+    if (!bare) {
+      const text = CSS.escape(el.localName) + (step.nth ? `:nth-of-type(${step.nth})` : '');
+      bare = { tag: step.tag, classes: [], nth: step.nth, text };
+      this.bareSteps.set(el, bare);
+    }
+    return bare;
+  }
+
+  // Whether an element's own step (tag, classes, :nth-of-type) matches it alone in every
+  // root. Candidates come from its first class (the browser's index) or its tag, and the
+  // count stops at 2: common steps are dismissed after a few elements.
+  stepIsUnique(el) {
+    const step = this.step(el);
+    if (this.few) return this.countMatches(step.text) === 1;
+    let count = this.stepCounts.get(step.text);
+    if (count === undefined) {
+      count = 0;
+      const pool = step.classes.length ? this.elementsByClass(step.classes[0]) : this.elementsByTag(step.tag);
+      for (const other of pool) if (this.matchesStep(other, step) && ++count > 1) break;
+      this.stepCounts.set(step.text, count);
+    }
+    return count === 1;
+  }
+
+  elementsByClass(name) {
+    let list = this.byClass.get(name);
+    if (!list) {
+      list = [];
+      for (const root of this.roots) {
+        const found = root === document ? document.getElementsByClassName(name) : root.querySelectorAll('.' + CSS.escape(name));
+        for (const el of found) list.push(el);
       }
-      if (this.isOnlyMatch(el, steps, selector)) return selector;
-      cur = parent;
+      this.byClass.set(name, list);
+    }
+    return list;
+  }
+
+  // The shortest path that names `el` alone, one level longer each round:
+  // - below an ancestor named alone (by its own attributes; beyond the first levels, by
+  //   its own step too), a chain of tags with :nth-of-type where siblings share a type
+  //   names one element by construction: `#menu > li:nth-of-type(2) > a`;
+  // - within the first levels, a path of full steps (tags, classes, :nth-of-type) checked
+  //   against the page: `ul.nav > li:nth-of-type(2) > a.link`;
+  // - at the top of the document, the chain from `html`; at the top of a shadow tree,
+  //   the chain when no other root has it (else null: CSS cannot enter a shadow tree
+  //   from its host).
+  // Past the first levels only the cheap anchors are tried, so deep elements cost
+  // lookups, not matching sets of elements at every level.
+  path(el) {
+    const full = []; // full steps, top first (the first levels only)
+    const chain = []; // bare steps, top first
+    for (let cur = el, level = 1; cur; cur = cur.parentElement, level++) {
+      chain.unshift(this.bareStep(cur));
+      const parent = cur.parentElement;
+      if (parent) {
+        const anchor = this.ownSelector(parent);
+        if (anchor) return `${anchor} > ${pathKey(chain)}`;
+      }
+      if (level <= CHECKED_LEVELS) {
+        full.unshift(this.step(cur));
+        const selector = pathKey(full);
+        if (this.isOnlyMatch(el, full, selector)) return selector;
+      }
+      if (!parent) return this.fromTop(el, cur, chain);
+      if (level >= CHECKED_LEVELS && this.stepIsUnique(parent)) return `${this.step(parent).text} > ${pathKey(chain)}`;
     }
     return null;
+  }
+
+  // The chain from the top of `el`'s tree (`top`): unique in its tree, and so in all
+  // roots when the document has one `html` or no other shadow root holds the chain.
+  fromTop(el, top, chain) {
+    const selector = pathKey(chain);
+    if (top === document.documentElement) return this.elementsByTag(top.localName).length === 1 ? selector : null;
+    return this.isOnlyMatch(el, chain, selector) ? selector : null;
   }
 }
 
