@@ -58,6 +58,7 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 import pagelens
+from bench.corpus import answer_https_from_disk
 
 # Chromium role (as CDP reports it) -> the pagelens interaction role.
 ROLE_MAP: dict[str, str] = {
@@ -492,6 +493,7 @@ async def corpus_agreement(
     replaced and the failure recorded in ``failed``. `base_url` serves
     bench.corpus.PAGES_DIR. Mismatches come back in `page_ids` order."""
     queue = list(enumerate(page_ids))
+    await answer_https_from_disk(browser.context, base_url)
     results: dict[int, AgreementStats] = {}
     pooled = AgreementStats()
 

@@ -11,8 +11,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from playwright.async_api import BrowserContext, Route
 
 CORPUS_DIR = Path(os.environ.get("PAGELENS_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 PAGES_DIR = CORPUS_DIR / "pages"
@@ -108,6 +111,26 @@ def corpus_pages() -> tuple[CorpusPage, ...]:
             )
         )
     return tuple(pages)
+
+
+async def answer_https_from_disk(context: BrowserContext, server_url: str) -> None:
+    """Answer https:// requests for the loopback server of `server_url` (any address it
+    serves) from the corpus files.
+
+    A few saved pages send themselves to https:// when served over http, as they did at
+    their origin (`if (location.protocol != "https:") location = ...`). The loopback server
+    speaks http only, so without this they would end on Chromium's error document. Only
+    these requests make the trip through Python."""
+
+    async def from_disk(route: Route) -> None:
+        relative = unquote(urlsplit(route.request.url).path).lstrip("/")
+        path = (PAGES_DIR / relative).resolve()
+        if path.is_file() and path.is_relative_to(PAGES_DIR.resolve()):
+            await route.fulfill(path=path)
+        else:
+            await route.fulfill(status=404, body="not in the corpus")
+
+    await context.route(f"https://{urlsplit(server_url).netloc}/**", from_disk)
 
 
 def pages_of_kind(*kinds: str) -> list[CorpusPage]:

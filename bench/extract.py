@@ -40,7 +40,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.corpus import PAGES_DIR, corpus_pages
+from bench.corpus import PAGES_DIR, answer_https_from_disk, corpus_pages
 from bench.extract_cv import CANDIDATES, CrossValidation, PageScores, cross_validate, describe, site_of
 from bench.extract_cv import choose as choose_rules
 from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX
@@ -300,6 +300,7 @@ async def run_live(pages: list[BenchPage], results: dict[str, PageResult], progr
     task = progress.add_task(f"{PAGELENS} live", total=len(pages))
     with pagelens.serve_directory(PAGES_DIR) as base:
         async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
+            await answer_https_from_disk(browser.context, base)
             for page in pages:
                 progress.update(task, description=f"{PAGELENS} live {page.id[:40]}")
                 result = results[page.id]

@@ -30,7 +30,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.corpus import PAGES_DIR, CorpusPage, corpus_pages
+from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.engine.models import PageType
 from pagelens.errors import NavigationError
@@ -124,6 +124,7 @@ async def classify(pages: Sequence[CorpusPage], progress: Progress | None = None
     async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
         tab = await browser.new_page()
         with pagelens.serve_directory(PAGES_DIR) as base_url:
+            await answer_https_from_disk(browser.context, base_url)
             for page in pages:
                 # A few saved pages never fire `load`; their DOM is there all the same.
                 with contextlib.suppress(NavigationError):

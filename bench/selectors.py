@@ -51,7 +51,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.corpus import PAGES_DIR, CorpusPage, corpus_pages
+from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.errors import ErrorCode, PagelensError
 
@@ -280,6 +280,8 @@ async def sweep_page(browser: pagelens.Browser, url: str, *, page_id: str = "", 
     resolve their selectors in a fresh load in another (see the module's doc)."""
     sweep = PageSweep(id=page_id or url, kind=kind)
     async with fresh_context(browser) as first_context, fresh_context(browser) as second_context:
+        for context in (first_context, second_context):
+            await answer_https_from_disk(context, url)
         first = await load_and_stop(first_context, url)
         shape = await first.playwright_page.evaluate(_SHAPE_JS)
         model = await first.interaction_model(ALL_CONTROLS, timeout=CAPTURE_TIMEOUT_S)

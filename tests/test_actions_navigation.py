@@ -118,6 +118,18 @@ async def test_http_error_pages_load_and_say_so(session: Session, site: str, pat
     assert result["summary"]["type"] == "error_page"
 
 
+async def test_a_click_that_lands_on_an_error_status_reads_as_an_error_page(session: Session, site: str) -> None:
+    # No response reaches pagelens for a navigation the page starts itself: the engine
+    # reads the document's status from the browser's own record.
+    await go(session, f"{site}gonelink.html")
+    link = await session.interact({"action": "click", "selector": "a"})
+    assert link["success"] is True, link
+    page = (await session.tabs.current()).page
+    await page.playwright_page.wait_for_url(f"{site}gone")
+    assert (await page.summary("compact")).type == "error_page"
+    assert (await page.summary("full")).type == "error_page"
+
+
 async def test_a_redirect_to_a_login_page(session: Session, site: str) -> None:
     result = await session.interact({"action": "navigate", "url": f"{site}account"})
     assert result["success"] is True

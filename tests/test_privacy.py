@@ -241,7 +241,9 @@ async def test_contact_details_are_masked_in_every_view(page: pagelens.Page, fix
     names = {c.name for c in model.controls}
     assert {"[email]", "Call [phone]", "Email [email]"} <= names, names
     mail = next(c for c in model.controls if c.name == "Email [email]")
-    assert mail.selector == f'[data-llm-id="{mail.id}"]'  # an aria-label selector would repeat it
+    # A selector by its aria-label would repeat the address: a path names it instead.
+    assert mail.selector and not leaks({"selector": mail.selector}, CONTACTS), mail.selector
+    assert await page.playwright_page.locator(mail.selector).count() == 1
     full = await page.summary("full")
     assert {"text": "[email]", "href": "mailto:[email]"} in [link.model_dump() for link in full.nav_links]
     dom = views["dom"]

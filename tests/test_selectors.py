@@ -24,7 +24,7 @@ from playwright.async_api import CDPSession, Frame, Route
 from playwright.async_api import Error as PlaywrightError
 
 import pagelens
-from bench.corpus import corpus_pages
+from bench.corpus import answer_https_from_disk, corpus_pages
 from bench.selectors import sweep_page
 from pagelens.errors import PagelensError
 
@@ -198,6 +198,7 @@ async def _load_and_freeze(page: pagelens.Page, cdp: CDPSession, url: str) -> No
 async def test_selectors_across_the_corpus(browser: pagelens.Browser, corpus_url: str) -> None:
     pages = list(corpus_pages())
     assert len(pages) == 520
+    await answer_https_from_disk(browser.context, corpus_url)
     queue: asyncio.Queue = asyncio.Queue()
     for entry in pages:
         queue.put_nowait(entry)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 import pagelens
-from bench.corpus import CorpusPage, corpus_pages
+from bench.corpus import CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.errors import NavigationError
 from pagelens.tokens import count_tokens, to_json
 
@@ -36,6 +36,7 @@ async def corpus_summaries(browser: pagelens.Browser, corpus_url: str) -> dict[s
     """The compact summary of every corpus page, computed once per test session."""
     if _SWEEP:
         return _SWEEP
+    await answer_https_from_disk(browser.context, corpus_url)
     tab = await browser.new_page()
     try:
         for page in corpus_pages():

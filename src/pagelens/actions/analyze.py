@@ -20,7 +20,7 @@ from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
-from pagelens.engine.models import VIEW_SPECS, FullSummary, View
+from pagelens.engine.models import VIEW_SPECS, CaptureRequest, FullSummary, View
 from pagelens.errors import ErrorCode
 from pagelens.extraction import extract
 
@@ -59,7 +59,7 @@ async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:
     page = tab.page
     match request.what:
         case "full" if request.world == "main":
-            view = await _main_world_summary(tab, request.base_url)
+            view = await _main_world_summary(tab, request.capture_request())
             return AnalyzeResult(data=view.model_dump(mode="json"))
         case "interaction":
             model = (await _engine_view(tab, request)).model_dump(mode="json", exclude_none=True)
@@ -115,11 +115,13 @@ async def _remember(tab: Tab, entries: list[tuple[str, str, str, tuple[int, int]
         tab.memory.remember(element_id, Descriptor(role=role, name=name, xy=xy, doc=doc))
 
 
-def _main_world_script(base_url: str | None) -> str:
+def _main_world_script(request: CaptureRequest) -> str:
     # The page's world is the page's: the engine lives for this one call (its bundle
     # declares no global), and the ids it stamped are removed again, so it leaves nothing
     # behind that the page (or the isolated world's numbering) could trip over.
-    options = json.dumps({"timeoutMs": 2400, "baseUrl": base_url})
+    options = json.dumps(
+        {"timeoutMs": 2400, "baseUrl": request.baseUrl, "maskContactDetails": request.maskContactDetails}
+    )
     return (
         "(() => {"
         "const before = new Set(document.querySelectorAll('[data-llm-id]'));"
@@ -131,9 +133,9 @@ def _main_world_script(base_url: str | None) -> str:
     )
 
 
-async def _main_world_summary(tab: Tab, base_url: str | None) -> FullSummary:
+async def _main_world_summary(tab: Tab, request: CaptureRequest) -> FullSummary:
     try:
-        script = _main_world_script(base_url)
+        script = _main_world_script(request)
         view = await asyncio.wait_for(tab.playwright_page.evaluate(script), MAIN_WORLD_TIMEOUT_S)
     except TimeoutError as exc:
         raise ActionError(

@@ -98,6 +98,10 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "sensitive fields never."
     ),
     "include_boxes": "semantic: give each node's box [x, y, width, height].",
+    "mask_contact_details": (
+        "full/interaction/semantic/skeleton/dom: false shows e-mail addresses and phone numbers "
+        "as the page has them (masked as [email] / [phone] by default)."
+    ),
     "max_controls": "interaction: the most controls to list (default 400); `truncated` says when more exist.",
     "max_headings": "interaction: the most headings to list (default 30).",
     "max_iframe_depth": "interaction/semantic: how many levels of frames to read (default 1; 0: none).",

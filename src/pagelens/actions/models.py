@@ -122,7 +122,8 @@ class AnalyzeRequest(_Request):
     default 30), max_iframe_depth (interaction, semantic: how many levels of frames are
     read, default 1, 0 for none), base_url (full, interaction, semantic, skeleton, dom:
     read the page as if loaded from this absolute http(s) address: relative links resolve
-    against it and the view's url is it). A parameter given for a view that does not read
+    against it and the view's url is it), mask_contact_details (the same views: false
+    shows e-mail addresses and phone numbers, masked by default). A parameter given for a view that does not read
     it is an invalid_request error naming it, never silently ignored.
     """
 
@@ -142,6 +143,7 @@ class AnalyzeRequest(_Request):
     command_id: str | None = None
     include_values: bool = False
     include_boxes: bool = False
+    mask_contact_details: bool = True
     max_controls: int | None = Field(None, ge=1, le=100_000)
     max_headings: int | None = Field(None, ge=1, le=1_000)
     max_iframe_depth: int | None = Field(None, ge=0, le=10)
@@ -197,6 +199,7 @@ class AnalyzeRequest(_Request):
             "maxHeadings": self.max_headings,
             "includeValues": self.include_values,
             "maxIframeDepth": self.max_iframe_depth,
+            "maskContactDetails": self.mask_contact_details,
         }
         return CaptureRequest.model_validate({k: v for k, v in given.items() if v is not None})
 
@@ -213,6 +216,7 @@ VIEW_PARAMETERS: dict[str, tuple[str, ...]] = {
     "include_offscreen": ("semantic",),
     "include_boxes": ("semantic",),
     "include_values": ("interaction", "semantic"),
+    "mask_contact_details": ENGINE_VIEWS,
     "max_controls": ("interaction",),
     "max_headings": ("interaction",),
     "max_iframe_depth": ("interaction", "semantic"),

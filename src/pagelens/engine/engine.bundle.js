@@ -215,6 +215,42 @@ var bundle = (() => {
     return index;
   }
 
+  // src/pagelens/engine/js/contact.js
+  var EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+  var PHONE_SHAPES = [
+    /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
+    /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
+    /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
+    /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g
+  ];
+  var LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
+  var MAYBE_CONTACT_RE = /@|\d[\d\s().\/-]{5,}\d/;
+  function digitCount(text) {
+    return text.replace(/\D/g, "").length;
+  }
+  function maskPhone(match) {
+    const digits = digitCount(match);
+    return digits >= 7 && digits <= 15 ? "[phone]" : match;
+  }
+  function maskContactDetails(text) {
+    if (!text || !MAYBE_CONTACT_RE.test(text)) return text;
+    let out = text.replace(EMAIL_RE, "[email]");
+    out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) => label + maskPhone(number));
+    for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
+    return out;
+  }
+  var unmasked = (text) => text;
+  function contactMask(on) {
+    return on ? maskContactDetails : unmasked;
+  }
+  var IDENTIFYING_ATTRS = /* @__PURE__ */ new Set(["id", "class", "for", "name", "type", "role", "style", "data-llm-id", "data-testid"]);
+  var URL_ATTRS = /* @__PURE__ */ new Set(["href", "src", "action", "formaction", "srcset", "poster", "cite"]);
+  var CONTACT_URL_RE = /^\s*(mailto|tel|sms|callto):/i;
+  function maskAttribute(name, value, mask) {
+    if (URL_ATTRS.has(name)) return CONTACT_URL_RE.test(value) ? mask(value) : value;
+    return IDENTIFYING_ATTRS.has(name) ? value : mask(value);
+  }
+
   // src/pagelens/engine/js/selector.js
   var TEST_ID_ATTRS = ["data-testid", "data-test", "data-qa", "data-cy"];
   var INDEXED_ATTRS = ["id", "name", "aria-label", ...TEST_ID_ATTRS];
@@ -228,8 +264,11 @@ var bundle = (() => {
   var SelectorBuilder = class {
     // `few`: for a handful of selectors (the summary's actions), each candidate is counted
     // by the browser's querySelectorAll, which costs less than indexing a large page.
-    constructor(shadowRoots, { few = false } = {}) {
+    // `mask`: what the views show of a text (contact.js); an attribute whose value it
+    // changes is never part of a selector, so no selector repeats what the views mask.
+    constructor(shadowRoots, { few = false, mask = unmasked } = {}) {
       this.few = few;
+      this.mask = mask;
       this.roots = [document, ...shadowRoots];
       this.quirks = document.compatMode === "BackCompat";
       this.counts = null;
@@ -283,7 +322,8 @@ var bundle = (() => {
     idIsUnique(id) {
       return this.few ? this.countMatches("#" + CSS.escape(id)) === 1 : this.index().get("#" + this.idKey(id)) === 1;
     }
-    uniqueBy(key, selector, el) {
+    uniqueBy(key, selector, el, value) {
+      if (this.mask(value) !== value) return null;
       try {
         if (this.few ? this.countMatches(selector) !== 1 : this.index().get(key) !== 1) return null;
         return el.matches(selector) ? selector : null;
@@ -307,18 +347,18 @@ var bundle = (() => {
     attributeSelector(el) {
       const tag = el.localName;
       if (el.id && !looksGenerated(el.id)) {
-        const found = this.uniqueBy("#" + this.idKey(el.id), "#" + CSS.escape(el.id), el);
+        const found = this.uniqueBy("#" + this.idKey(el.id), "#" + CSS.escape(el.id), el, el.id);
         if (found) return found;
       }
       for (const attr of TEST_ID_ATTRS) {
         const v = el.getAttribute(attr);
         if (v === null) continue;
-        const found = this.uniqueBy(`${attr}=${v}`, `[${attr}=${cssString(v)}]`, el);
+        const found = this.uniqueBy(`${attr}=${v}`, `[${attr}=${cssString(v)}]`, el, v);
         if (found) return found;
       }
       const name = el.getAttribute("name");
       if (name) {
-        const found = this.uniqueBy(`${tag}[name]=${name}`, `${CSS.escape(tag)}[name=${cssString(name)}]`, el);
+        const found = this.uniqueBy(`${tag}[name]=${name}`, `${CSS.escape(tag)}[name=${cssString(name)}]`, el, name);
         if (found) return found;
       }
       const label = el.getAttribute("aria-label");
@@ -326,7 +366,8 @@ var bundle = (() => {
         const found = this.uniqueBy(
           `${tag}[aria-label]=${label}`,
           `${CSS.escape(tag)}[aria-label=${cssString(label)}]`,
-          el
+          el,
+          label
         );
         if (found) return found;
       }
@@ -2463,42 +2504,6 @@ var bundle = (() => {
     return owner && owner.isConnected && owner.getAttribute(ID_ATTR) === id ? owner : null;
   }
 
-  // src/pagelens/engine/js/contact.js
-  var EMAIL_RE = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-  var PHONE_SHAPES = [
-    /\+\d{1,3}[\s.-]?(\(\d{1,4}\)[\s.-]?)?\d{1,4}([\s.-]?\d{2,4}){1,4}(?!\d)/g,
-    /(?<![\d.,])\(\d{2,5}\)[\s.-]?\d{2,4}([\s.-]?\d{2,4}){1,3}(?!\d)/g,
-    /(?<![\d.,-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d.,-]\d)/g,
-    /(?<![\d.,-])0\d{1,4}[\s/-]\d{3,4}([\s-]\d{2,4}){0,2}(?![\d.,]\d)/g
-  ];
-  var LABELLED_PHONE_RE = /((?<!\p{L})(tel|phone|telephone|fax|mobile|cell|call|telefon|téléphone|tél|тел|电话)\.?:?\s*)(\+?\d[\d\s()./-]{5,}\d)/giu;
-  var MAYBE_CONTACT_RE = /@|\d[\d\s().\/-]{5,}\d/;
-  function digitCount(text) {
-    return text.replace(/\D/g, "").length;
-  }
-  function maskPhone(match) {
-    const digits = digitCount(match);
-    return digits >= 7 && digits <= 15 ? "[phone]" : match;
-  }
-  function maskContactDetails(text) {
-    if (!text || !MAYBE_CONTACT_RE.test(text)) return text;
-    let out = text.replace(EMAIL_RE, "[email]");
-    out = out.replace(LABELLED_PHONE_RE, (match, label, _word, number) => label + maskPhone(number));
-    for (const shape of PHONE_SHAPES) out = out.replace(shape, maskPhone);
-    return out;
-  }
-  var unmasked = (text) => text;
-  function contactMask(on) {
-    return on ? maskContactDetails : unmasked;
-  }
-  var IDENTIFYING_ATTRS = /* @__PURE__ */ new Set(["id", "class", "for", "name", "type", "role", "style", "data-llm-id", "data-testid"]);
-  var URL_ATTRS = /* @__PURE__ */ new Set(["href", "src", "action", "formaction", "srcset", "poster", "cite"]);
-  var CONTACT_URL_RE = /^\s*(mailto|tel|sms|callto):/i;
-  function maskAttribute(name, value, mask) {
-    if (URL_ATTRS.has(name)) return CONTACT_URL_RE.test(value) ? mask(value) : value;
-    return IDENTIFYING_ATTRS.has(name) ? value : mask(value);
-  }
-
   // src/pagelens/engine/js/collect.js
   var SKIP_TAGS = /* @__PURE__ */ new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title"]);
   var Control = class {
@@ -3716,7 +3721,7 @@ var bundle = (() => {
     if ((isPath || selector.length > MAX_SELECTOR) && control.name.length <= 40 && !control.nameIsMasked && uniqueLabel()) {
       return `text=${control.name}`;
     }
-    if (selector && selector.length <= MAX_SELECTOR && control.mask(selector) === selector) return selector;
+    if (selector && selector.length <= MAX_SELECTOR) return selector;
     return `[${ID_ATTR}="${control.id}"]`;
   }
   var FIELD_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea"]);
@@ -3873,7 +3878,7 @@ var bundle = (() => {
     return summary;
   }
   function summaryView(scan, mode, options) {
-    const httpStatus = options.httpStatus || 0;
+    const httpStatus = options.httpStatus || documentStatus();
     const limits = SUMMARY_LIMITS[mode];
     const stats = new TextStats(document.body, options.deadline);
     const mainNode = findMainNode(stats);
@@ -3891,7 +3896,7 @@ var bundle = (() => {
     const wordCount = stats.words;
     const secrets = valuesToRedact(scan);
     if (mode === "compact") {
-      const builder = new SelectorBuilder(scan.shadowRoots, { few: true });
+      const builder = new SelectorBuilder(scan.shadowRoots, { few: true, mask: scan.mask });
       return fitCompactBudget(redactSummary({
         type,
         title,
@@ -3914,6 +3919,13 @@ var bundle = (() => {
       interactive_element_count: interactive,
       word_count: wordCount
     }, secrets);
+  }
+  function documentStatus() {
+    const entry = (
+      /** @type {any} */
+      performance.getEntriesByType("navigation")[0]
+    );
+    return entry && typeof entry.responseStatus === "number" ? entry.responseStatus : 0;
   }
 
   // src/pagelens/engine/js/domview.js
@@ -4159,10 +4171,6 @@ var bundle = (() => {
   function pageHeadings(max, mask) {
     return visibleHeadings(["h1", "h2", "h3", "h4", "h5", "h6"], max, mask);
   }
-  function shownSelector(control, builder) {
-    const selector = builder.build(control.el);
-    return selector && control.mask(selector) === selector ? selector : void 0;
-  }
   function pageRegions(scan) {
     const out = [];
     const seen = /* @__PURE__ */ new Set();
@@ -4200,7 +4208,7 @@ var bundle = (() => {
     return out;
   }
   function interactionView(scan, options) {
-    const builder = new SelectorBuilder(scan.shadowRoots);
+    const builder = new SelectorBuilder(scan.shadowRoots, { mask: scan.mask });
     const kept = capControls(scan.controls, options.maxControls);
     const controls = [];
     const aimap = {};
@@ -4208,7 +4216,7 @@ var bundle = (() => {
     for (const control of kept) {
       if (rootDeadline.expired()) break;
       const el = control.el;
-      const selector = shownSelector(control, builder);
+      const selector = builder.build(el) ?? void 0;
       const r = control.rect;
       const entry = {
         id: control.id,
@@ -4752,7 +4760,7 @@ var bundle = (() => {
     if (!el) return null;
     const shadowRoots = [];
     if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-    return new SelectorBuilder(shadowRoots, { few: true }).build(el);
+    return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
   }
   function actDescribe(el) {
     if (!el) return "nothing";

@@ -215,13 +215,14 @@ export function actHeal(role, name, x, y) {
 }
 
 // The selector of the element stamped `id`, as the interaction view gives it (the same
-// builder), for an action's result: null when the element is gone.
+// builder, contact details masked as by default), for an action's result: null when the
+// element is gone.
 export function actSelectorOf(id) {
   const el = elementById(id);
   if (!el) return null;
   const shadowRoots = [];
   if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-  return new SelectorBuilder(shadowRoots, { few: true }).build(el);
+  return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
 }
 
 // What sits at a viewport point: for coordinate clicks and "occluded by" messages.

@@ -21,14 +21,6 @@ function pageHeadings(max, mask) {
 
 // A selector that would repeat a masked contact detail (an aria-label holding an
 // address) points at the element by its stamped id instead.
-// A selector for use outside pagelens (a fresh load, a script, another tool): none rather
-// than our stamp when CSS cannot name the element alone, or only by a contact detail
-// that the views mask (docs/ids.md).
-function shownSelector(control, builder) {
-  const selector = builder.build(control.el);
-  return selector && control.mask(selector) === selector ? selector : undefined;
-}
-
 // The landmarks of the page, from the candidates the scan noted (LANDMARK_TAGS, roles).
 function pageRegions(scan) {
   const out = [];
@@ -74,7 +66,7 @@ function valueFields(control, includeValues) {
 }
 
 export function interactionView(scan, options) {
-  const builder = new SelectorBuilder(scan.shadowRoots);
+  const builder = new SelectorBuilder(scan.shadowRoots, { mask: scan.mask });
   const kept = capControls(scan.controls, options.maxControls);
   const controls = [];
   const aimap = {};
@@ -82,7 +74,9 @@ export function interactionView(scan, options) {
   for (const control of kept) {
     if (rootDeadline.expired()) break;
     const el = control.el;
-    const selector = shownSelector(control, builder);
+    // For use outside pagelens (a fresh load, a script, another tool): none rather than
+    // our stamp when CSS cannot name the element alone (docs/ids.md).
+    const selector = builder.build(el) ?? undefined;
     const r = control.rect;
     /** @type {Record<string, any>} */
     const entry = {

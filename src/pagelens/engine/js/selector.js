@@ -14,6 +14,7 @@
 // and level made large pages quadratic.
 
 import { HTML_NS } from './accname.js';
+import { unmasked } from './contact.js';
 
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
 const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
@@ -37,8 +38,11 @@ function cssString(value) {
 export class SelectorBuilder {
   // `few`: for a handful of selectors (the summary's actions), each candidate is counted
   // by the browser's querySelectorAll, which costs less than indexing a large page.
-  constructor(shadowRoots, { few = false } = {}) {
+  // `mask`: what the views show of a text (contact.js); an attribute whose value it
+  // changes is never part of a selector, so no selector repeats what the views mask.
+  constructor(shadowRoots, { few = false, mask = unmasked } = {}) {
     this.few = few;
+    this.mask = mask;
     this.roots = [document, ...shadowRoots];
     this.quirks = document.compatMode === 'BackCompat';
     this.counts = null;
@@ -97,7 +101,8 @@ export class SelectorBuilder {
     return this.few ? this.countMatches('#' + CSS.escape(id)) === 1 : this.index().get('#' + this.idKey(id)) === 1;
   }
 
-  uniqueBy(key, selector, el) {
+  uniqueBy(key, selector, el, value) {
+    if (this.mask(value) !== value) return null;
     try {
       if (this.few ? this.countMatches(selector) !== 1 : this.index().get(key) !== 1) return null;
       return el.matches(selector) ? selector : null;
@@ -124,24 +129,24 @@ export class SelectorBuilder {
   attributeSelector(el) {
     const tag = el.localName;
     if (el.id && !looksGenerated(el.id)) {
-      const found = this.uniqueBy('#' + this.idKey(el.id), '#' + CSS.escape(el.id), el);
+      const found = this.uniqueBy('#' + this.idKey(el.id), '#' + CSS.escape(el.id), el, el.id);
       if (found) return found;
     }
     for (const attr of TEST_ID_ATTRS) {
       const v = el.getAttribute(attr);
       if (v === null) continue;
-      const found = this.uniqueBy(`${attr}=${v}`, `[${attr}=${cssString(v)}]`, el);
+      const found = this.uniqueBy(`${attr}=${v}`, `[${attr}=${cssString(v)}]`, el, v);
       if (found) return found;
     }
     const name = el.getAttribute('name');
     if (name) {
-      const found = this.uniqueBy(`${tag}[name]=${name}`, `${CSS.escape(tag)}[name=${cssString(name)}]`, el);
+      const found = this.uniqueBy(`${tag}[name]=${name}`, `${CSS.escape(tag)}[name=${cssString(name)}]`, el, name);
       if (found) return found;
     }
     const label = el.getAttribute('aria-label');
     if (label) {
       const found = this.uniqueBy(`${tag}[aria-label]=${label}`,
-        `${CSS.escape(tag)}[aria-label=${cssString(label)}]`, el);
+        `${CSS.escape(tag)}[aria-label=${cssString(label)}]`, el, label);
       if (found) return found;
     }
     return null;

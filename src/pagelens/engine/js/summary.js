@@ -146,8 +146,7 @@ function actionSelector(control, builder, uniqueLabel) {
     uniqueLabel()) {
     return `text=${control.name}`;
   }
-  // A selector that would repeat a masked contact detail (an aria-label) is not used either.
-  if (selector && selector.length <= MAX_SELECTOR && control.mask(selector) === selector) return selector;
+  if (selector && selector.length <= MAX_SELECTOR) return selector;
   return `[${ID_ATTR}="${control.id}"]`;
 }
 
@@ -320,9 +319,10 @@ function redactSummary(summary, values) {
   return summary;
 }
 
-// `options.httpStatus`: the main document's HTTP status where the caller knows it, else 0.
+// `options.httpStatus`: the main document's HTTP status where the caller knows it, else
+// the browser's record of it (a navigation a click started), else 0.
 export function summaryView(scan, mode, options) {
-  const httpStatus = options.httpStatus || 0;
+  const httpStatus = options.httpStatus || documentStatus();
   const limits = SUMMARY_LIMITS[mode];
   const stats = new TextStats(document.body, options.deadline);
   const mainNode = findMainNode(stats);
@@ -338,7 +338,7 @@ export function summaryView(scan, mode, options) {
   const wordCount = stats.words;
   const secrets = valuesToRedact(scan);
   if (mode === 'compact') {
-    const builder = new SelectorBuilder(scan.shadowRoots, { few: true });
+    const builder = new SelectorBuilder(scan.shadowRoots, { few: true, mask: scan.mask });
     return fitCompactBudget(redactSummary({
       type, title, headings,
       primary_actions: primaryActions(scan, mainNode, builder, limits.actions),
@@ -350,4 +350,11 @@ export function summaryView(scan, mode, options) {
     nav_links: navLinks(scan, stats, limits.navLinks).map((link) => ({ ...link, text: redact(link.text, secrets) })),
     forms, main_content_preview: preview, interactive_element_count: interactive, word_count: wordCount,
   }, secrets);
+}
+
+// The HTTP status of the document's own response, as the browser recorded it: 0 for a
+// document not loaded over HTTP (an HTML string, about:blank) or a browser without it.
+function documentStatus() {
+  const entry = /** @type {any} */ (performance.getEntriesByType('navigation')[0]);
+  return entry && typeof entry.responseStatus === 'number' ? entry.responseStatus : 0;
 }
