@@ -577,6 +577,11 @@ var bundle = (() => {
       return this.isOnlyMatch(el, chain, selector) ? selector : null;
     }
   };
+  function selectorFor(el) {
+    const shadowRoots = [];
+    if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
+    return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
+  }
   function asciiLower(text) {
     return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   }
@@ -4757,10 +4762,7 @@ var bundle = (() => {
   }
   function actSelectorOf(id) {
     const el = elementById(id);
-    if (!el) return null;
-    const shadowRoots = [];
-    if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-    return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
+    return el ? selectorFor(el) : null;
   }
   function actDescribe(el) {
     if (!el) return "nothing";
@@ -5262,7 +5264,9 @@ var bundle = (() => {
     getRole,
     interactiveRole,
     isRendered,
-    isVisible
+    isVisible,
+    // An element's selector as the views build it: for the element picker.
+    selectorFor
   };
   return __toCommonJS(index_exports);
 })();

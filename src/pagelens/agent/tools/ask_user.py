@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from pagelens.agent.tools.errors import PickerCancelledError, PickerTimeoutError
+from pagelens.engine import ENGINE
 from pagelens.errors import ErrorCode, PagelensError
 
 _PICKER = resources.files(__package__).joinpath("picker.js").read_text(encoding="utf-8")
@@ -46,7 +47,10 @@ class BoundingBox(BaseModel):
 class PickedElement(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
-    selector: str = Field(description="A CSS selector matching exactly this element.")
+    selector: str | None = Field(
+        description="A CSS selector matching exactly this element, as the views build it; "
+        "null when CSS cannot name it alone (inside one of several identical components)."
+    )
     xpath: str
     text: str = Field(description="Its visible text, whitespace collapsed, cut at 500 characters.")
     tag_name: str
@@ -113,7 +117,8 @@ async def _install(session: CDPSession) -> str:
             "Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"], "worldName": _WORLD_NAME}
         )
         reply = await session.send(
-            "Runtime.evaluate", {"expression": _PICKER, "contextId": world["executionContextId"]}
+            "Runtime.evaluate",
+            {"expression": f"({_PICKER})({ENGINE.source()})", "contextId": world["executionContextId"]},
         )
     object_id: str = reply["result"]["objectId"]
     return object_id

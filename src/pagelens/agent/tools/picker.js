@@ -1,45 +1,13 @@
 // The element picker, evaluated in an isolated world of the page: its globals are not the
 // page's, and it touches the page only through one host element (a closed shadow root
 // holding the banner and the highlight) and capture-phase listeners on window, all
-// removed when it ends. The script evaluates to the picker object.
-(() => {
+// removed when it ends. The script is a function of the engine's entry object (its
+// selectors are the views'), returning the picker object.
+((engine) => {
   const BLOCKED = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick", "auxclick", "contextmenu"];
   const HINT = "Click an element · ↑ parent · ↓ child · Enter confirm · Esc cancel";
   const RELEASE_WAIT_MS = 2000;
   const DETAILS_CHARS = { text: 500, html: 2000 };
-
-  const unique = (selector) => {
-    try {
-      return document.querySelectorAll(selector).length === 1;
-    } catch {
-      return false;
-    }
-  };
-
-  // Shortest first: an id, then a telling attribute, then a path of :nth-of-type steps
-  // from the nearest ancestor with a unique id (or from html).
-  const selectorFor = (element) => {
-    const byId = (node) => node.id && unique(`#${CSS.escape(node.id)}`) && `#${CSS.escape(node.id)}`;
-    if (byId(element)) return byId(element);
-    for (const name of ["data-testid", "data-test", "name", "aria-label", "title", "placeholder", "alt", "href"]) {
-      const value = element.getAttribute(name);
-      const selector = value && `${element.localName}[${name}="${CSS.escape(value)}"]`;
-      if (selector && unique(selector)) return selector;
-    }
-    const steps = [];
-    for (let node = element; node; node = node.parentElement) {
-      if (node !== element && byId(node)) {
-        steps.unshift(byId(node));
-        break;
-      }
-      if (node === document.documentElement) {
-        steps.unshift("html");
-        break;
-      }
-      steps.unshift(`${node.localName}:nth-of-type(${sameNameIndex(node)})`);
-    }
-    return steps.join(" > ");
-  };
 
   const sameNameIndex = (node) => {
     let index = 1;
@@ -63,7 +31,7 @@
   const describe = (element) => {
     const box = element.getBoundingClientRect();
     return {
-      selector: selectorFor(element),
+      selector: engine.selectorFor(element),
       xpath: xpathFor(element),
       text: cut((element.innerText ?? element.textContent ?? "").replace(/\s+/g, " ").trim(), DETAILS_CHARS.text),
       tagName: element.localName,
@@ -103,7 +71,7 @@
           width: `${rect.width}px`,
           height: `${rect.height}px`,
         });
-        root.querySelector(".current").textContent = selectorFor(element);
+        root.querySelector(".current").textContent = engine.selectorFor(element) ?? xpathFor(element);
       },
     };
   };
@@ -193,4 +161,4 @@
       return element ? describe(element) : null;
     },
   };
-})();
+})

@@ -12,7 +12,7 @@ import { boxOf, intersectsViewport, isRendered, isVisible } from './visibility.j
 import { closestComposed, labelsOf, walkElements } from './dom.js';
 import { elementById } from './capture.js';
 import { getRole, interactiveRole } from './role.js';
-import { SelectorBuilder } from './selector.js';
+import { selectorFor } from './selector.js';
 import { maskContactDetails } from './contact.js';
 import { shownId } from './ids.js';
 
@@ -214,15 +214,11 @@ export function actHeal(role, name, x, y) {
   return { status: 'none', candidates: related.slice(0, ACT_MAX_CANDIDATES).map(actCandidate) };
 }
 
-// The selector of the element stamped `id`, as the interaction view gives it (the same
-// builder, contact details masked as by default), for an action's result: null when the
-// element is gone.
+// The selector of the element stamped `id`, for an action's result: null when the element
+// is gone or CSS cannot name it alone.
 export function actSelectorOf(id) {
   const el = elementById(id);
-  if (!el) return null;
-  const shadowRoots = [];
-  if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
-  return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
+  return el ? selectorFor(el) : null;
 }
 
 // What sits at a viewport point: for coordinate clicks and "occluded by" messages.

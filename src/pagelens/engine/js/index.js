@@ -8,6 +8,7 @@ import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
 import { isRendered, isVisible } from './visibility.js';
 import { watchChanges } from './changes.js';
+import { selectorFor } from './selector.js';
 
 export const engine = {
   version: 2,
@@ -25,4 +26,6 @@ export const engine = {
   interactiveRole,
   isRendered,
   isVisible,
+  // An element's selector as the views build it: for the element picker.
+  selectorFor,
 };

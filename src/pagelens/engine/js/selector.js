@@ -14,7 +14,8 @@
 // and level made large pages quadratic.
 
 import { HTML_NS } from './accname.js';
-import { unmasked } from './contact.js';
+import { maskContactDetails, unmasked } from './contact.js';
+import { walkElements } from './dom.js';
 
 const TEST_ID_ATTRS = ['data-testid', 'data-test', 'data-qa', 'data-cy'];
 const INDEXED_ATTRS = ['id', 'name', 'aria-label', ...TEST_ID_ATTRS];
@@ -370,6 +371,14 @@ export class SelectorBuilder {
     if (top === document.documentElement) return this.elementsByTag(top.localName).length === 1 ? selector : null;
     return this.isOnlyMatch(el, chain, selector) ? selector : null;
   }
+}
+
+// The selector of one element, as the views give it (contact details masked, as by
+// default): for an action's result, or an element a person picked.
+export function selectorFor(el) {
+  const shadowRoots = [];
+  if (document.documentElement) walkElements(document.documentElement, () => true, shadowRoots);
+  return new SelectorBuilder(shadowRoots, { few: true, mask: maskContactDetails }).build(el);
 }
 
 function asciiLower(text) {
