@@ -4403,7 +4403,7 @@ var bundle = (() => {
   var OCCLUSION_BUDGET_MS = 120;
   function semanticView(scan, options) {
     const tree = [];
-    const occlusionEnd = performance.now() + OCCLUSION_BUDGET_MS;
+    let hitTestingMs = 0;
     let occlusionUnchecked = 0;
     for (const control of scan.controls) {
       if (!options.includeOffscreen && !control.inViewport) continue;
@@ -4421,8 +4421,13 @@ var bundle = (() => {
       const scr = scrollInfo(el);
       if (scr) node.scr = scr;
       if (control.inViewport) {
-        if (performance.now() > occlusionEnd) occlusionUnchecked++;
-        else if (isOccluded(el, r)) node.occ = true;
+        if (hitTestingMs > OCCLUSION_BUDGET_MS) {
+          occlusionUnchecked++;
+        } else {
+          const start = performance.now();
+          if (isOccluded(el, r)) node.occ = true;
+          hitTestingMs += performance.now() - start;
+        }
       }
       tree.push(node);
     }
