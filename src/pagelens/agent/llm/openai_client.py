@@ -79,16 +79,16 @@ class OpenAIChatModel(StreamingModel):
         yield assembled(text, calls, usage, stop_reason)
 
     async def _chunks(self, lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
-        """The JSON of each server-sent event up to `[DONE]`; an event that carries an
-        `error` (a failure after the stream began) raises it."""
+        """The JSON of each server-sent event but `[DONE]`; an event that carries an
+        `error` (a failure after the stream began) raises it. The body is read to its
+        end, after `[DONE]` too, so that its connection goes back to the pool."""
         data: list[str] = []
         async for line in lines:
             if line.startswith("data:"):
                 data.append(line[5:].removeprefix(" "))
             elif not line and data:  # the end of an event (its other fields and comments do not count)
-                if data == ["[DONE]"]:
-                    return
-                yield self._chunk("\n".join(data))
+                if data != ["[DONE]"]:
+                    yield self._chunk("\n".join(data))
                 data = []
         if data and data != ["[DONE]"]:  # a last event the server did not end with a blank line
             yield self._chunk("\n".join(data))
