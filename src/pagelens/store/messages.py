@@ -30,7 +30,13 @@ class MessageRepository:
     ) -> MessageRecord:
         """Add a message after the session's last one; the session counts as active now."""
         now = utcnow()
-        touch = update(SessionRow).where(SessionRow.id == session_id).values(updated_at=now).returning(SessionRow.id)
+        touch = (
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(updated_at=now)
+            .returning(SessionRow.id)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
+        )
         following = (
             select(func.coalesce(func.max(MessageRow.sequence_number), 0) + 1)
             .where(MessageRow.session_id == session_id)

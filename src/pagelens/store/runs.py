@@ -68,6 +68,7 @@ class RunRepository:
             .where(RunRow.id == run_id)
             .values({getattr(RunRow, key): value for key, value in values.items()})
             .returning(*RUN_FIELDS)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
         )
         async with self._database.transaction() as session:
             row = (await session.execute(statement)).one_or_none()

@@ -44,7 +44,7 @@ class SessionRepository:
             return SessionRecord.model_validate(row)
 
     async def get(self, session_id: str) -> SessionRecord | None:
-        return await self._first(_newest_first().where(SessionRow.id == session_id))
+        return await self._first(select(*SESSION_FIELDS).where(SessionRow.id == session_id))
 
     async def list(self, *, status: str | None = None, limit: int = 50, offset: int = 0) -> list[SessionRecord]:
         """Sessions with the most recent activity first."""
@@ -93,6 +93,7 @@ class SessionRepository:
             .where(SessionRow.id == session_id)
             .values({getattr(SessionRow, key): value for key, value in values.items()})
             .returning(*SESSION_FIELDS)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
         )
         async with self._database.transaction() as session:
             row = (await session.execute(statement)).one_or_none()
