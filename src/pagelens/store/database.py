@@ -4,6 +4,7 @@ while another of the same database is open in the same task joins it (`atomic`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -12,14 +13,18 @@ from typing import Any
 from pydantic_core import from_json, to_json
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from pagelens.store.errors import StoreError
 from pagelens.store.urls import shown
 
 # A PostgreSQL server that does not answer fails the open after this long, not the driver's minute.
 CONNECT_TIMEOUT_S = 10.0
+# A pooled connection unused this long is pinged before use.
+IDLE_PING_S = 5.0
+_LAST_USED = "pagelens_last_used"
 # How long an SQLite writer waits for another's lock (a daemon under load, a migration on a
 # busy machine) before it fails with "database is locked".
 SQLITE_LOCK_WAIT_S = 30.0
@@ -44,7 +49,26 @@ def create_engine(url: URL) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
-    return create_async_engine(url, connect_args={"timeout": CONNECT_TIMEOUT_S}, pool_pre_ping=True, **codec)
+    engine = create_async_engine(url, connect_args={"timeout": CONNECT_TIMEOUT_S}, **codec)
+    event.listen(engine.sync_engine, "checkout", _ping_when_idle)
+    return engine
+
+
+def _ping_when_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
+    # A connection idle for a while may have been closed by the server (a restart, an idle
+    # timeout): it is tried before use, and replaced if dead. One busy is not: the ping
+    # (three round trips with asyncpg) would double a daemon step's. If the server goes
+    # away under load, the statement that finds out fails, and the pool then replaces
+    # every connection opened before.
+    now = time.monotonic()
+    idle = now - record.info.get(_LAST_USED, now)
+    record.info[_LAST_USED] = now
+    if idle < IDLE_PING_S:
+        return
+    try:
+        dbapi_connection.ping()
+    except Exception as exc:
+        raise DisconnectionError(f"a pooled connection was dead: {exc}") from exc
 
 
 def _json_text(value: Any) -> str:
