@@ -127,6 +127,15 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def kill_all(pid: int) -> None:
+    """SIGKILL to `pid` and its children (the workers)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+    os.kill(pid, signal.SIGKILL)
+
+
 @contextlib.asynccontextmanager
 async def model_process(latency: float) -> AsyncIterator[tuple[str, list[float]]]:
     """The scripted model's base URL, and its time per request (ms), filled when it stops."""
@@ -219,7 +228,7 @@ async def run_store(
                             if restart:
                                 await outcome.halfway.wait()
                                 outcome.cpu_s += cpu_seconds(process.pid) - cpu_before
-                                process.kill()  # SIGKILL: no goodbye
+                                kill_all(process.pid)  # SIGKILL, its workers too: no goodbye
                                 await process.wait()
                                 await daemon.__aexit__(None, None, None)
                                 daemon = daemon_process(database_url, model_url, port, workers)
