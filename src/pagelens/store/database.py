@@ -22,6 +22,8 @@ from pagelens.store.urls import shown
 
 # A PostgreSQL server that does not answer fails the open after this long, not the driver's minute.
 CONNECT_TIMEOUT_S = 10.0
+# Connections a store keeps open to PostgreSQL (and as many more at the busiest).
+POSTGRES_POOL_SIZE = 20
 # A pooled connection unused this long is pinged before use.
 IDLE_PING_S = 5.0
 _LAST_USED = "pagelens_last_used"
@@ -49,7 +51,15 @@ def create_engine(url: URL) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _configure_sqlite)
         event.listen(engine.sync_engine, "begin", _begin_immediate)
         return engine
-    engine = create_async_engine(url, connect_args={"timeout": CONNECT_TIMEOUT_S}, **codec)
+    # Connections beyond the pool's size are closed when given back: with the default five, a
+    # daemon under load opened and closed one (TLS attempt and login included) every few calls.
+    engine = create_async_engine(
+        url,
+        connect_args={"timeout": CONNECT_TIMEOUT_S},
+        pool_size=POSTGRES_POOL_SIZE,
+        max_overflow=POSTGRES_POOL_SIZE,
+        **codec,
+    )
     event.listen(engine.sync_engine, "checkout", _ping_when_idle)
     return engine
 
