@@ -8,11 +8,12 @@ scripted model that answers at once, so what is measured is the daemon itself.
 
 Each session is one task of `--calls` calls. The daemon runs as a real `pagelens serve`
 process (`--workers N` of them over PostgreSQL and Redis), the scripted model in a process
-of its own (bench/daemon_model.py). Per call: the wall time at the client, minus the
-model's own time as the scripted server saw it, is the daemon's overhead; "CPU/call" is
-the daemon's processor time (its workers' included) over the calls it answered, which the
-machine's other work does not inflate. Afterwards every session's messages are
-read back: one user message and one assistant message per answered call, numbered
+of its own (bench/daemon_model.py); with --model-latency the sessions start spread over
+one reply, as users who do not all click at once. Per call: the wall time at the client,
+minus the model's own time as the scripted server saw it, is the daemon's overhead;
+"CPU/call" is the daemon's processor time (its workers' included) over the calls it
+answered, which the machine's other work sways far less than latency. Afterwards every
+session's messages are read back: one user message and one assistant message per answered call, numbered
 without gap or repeat. With --restart the daemon is killed (SIGKILL) halfway and started
 again on the same database; calls that got no answer are sent again, and nothing answered
 before the kill may be missing.
@@ -155,7 +156,10 @@ async def model_process(latency: float) -> AsyncIterator[tuple[str, list[float]]
         await process.wait()
 
 
-async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int) -> None:
+async def session_loop(
+    client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int, start: float
+) -> None:
+    await asyncio.sleep(start)
     task_id: str | None = None
     tab = f"tab-{number}"
     done = 0
@@ -223,7 +227,13 @@ async def run_store(
                     try:
                         with console.status(f"{store}: {sessions} sessions × {calls} calls…"):
                             cpu_before = cpu_seconds(process.pid)
-                            loops = [session_loop(client, base, calls, outcome, n) for n in range(sessions)]
+                            # Users do not all click in the same millisecond: with a model
+                            # that takes a while, the sessions start spread over one reply,
+                            # else every call would come in a burst of them all.
+                            loops = [
+                                session_loop(client, base, calls, outcome, n, latency * n / sessions)
+                                for n in range(sessions)
+                            ]
                             work = asyncio.gather(*loops)
                             if restart:
                                 await outcome.halfway.wait()
