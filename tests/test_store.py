@@ -281,6 +281,18 @@ async def test_atomic_writes_all_or_nothing(store: Store) -> None:
     assert [m.content for m in await store.messages.list(session.id)] == ["one", "two"]
 
 
+async def test_a_task_started_inside_atomic_writes_on_its_own(store: Store) -> None:
+    session = await store.sessions.create()
+    with pytest.raises(RuntimeError):
+        async with store.atomic():
+            await store.messages.append(session.id, "user", "rolled back")
+            child = asyncio.create_task(store.messages.append(session.id, "user", "its own"))
+            await asyncio.sleep(0.05)
+            raise RuntimeError("the step failed")
+    await child
+    assert [m.content for m in await store.messages.list(session.id)] == ["its own"]
+
+
 async def test_the_database_refuses_a_duplicate_number(store: Store) -> None:
     session = await store.sessions.create()
     await store.messages.append(session.id, "user", "one")

@@ -4,6 +4,7 @@ while another of the same database is open in the same task joins it (`atomic`).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -122,12 +123,13 @@ class Database:
         the same task), that one. A failure of the database becomes StoreError; errors
         the caller raises (typed ones included) roll back and pass through."""
         current = _open.get()
-        if current is not None and current[0] is self:
+        # A task started inside inherits the variable, not the right to share the session.
+        if current is not None and current[0] is self and current[2] is asyncio.current_task():
             yield current[1]
             return
         try:
             async with self._sessions.begin() as session:
-                joined = _open.set((self, session))
+                joined = _open.set((self, session, asyncio.current_task()))
                 try:
                     yield session
                 finally:
@@ -137,7 +139,8 @@ class Database:
 
 
 # The transaction open in this task, which the repositories' calls join.
-_open: ContextVar[tuple[Database, AsyncSession] | None] = ContextVar("pagelens_store_transaction", default=None)
+_Open = tuple[Database, AsyncSession, asyncio.Task[Any] | None]  # the database, its session, the task that opened it
+_open: ContextVar[_Open | None] = ContextVar("pagelens_store_transaction", default=None)
 
 
 def _first_line(exc: BaseException) -> str:
