@@ -7,9 +7,13 @@ scripted model that answers at once, so what is measured is the daemon itself.
     .venv/bin/python -m bench.daemon --model-latency 1        # a model that takes 1 s a reply
 
 Each session is one task of `--calls` calls. The daemon runs as a real `pagelens serve`
-process. Per call: the wall time at the client, minus the model's own time as the
-scripted server saw it, is the daemon's overhead. Afterwards every session's messages are
-read back: one user message and one assistant message per answered call, numbered
+process (`--workers N` of them over PostgreSQL and Redis), the scripted model in a process
+of its own (bench/daemon_model.py); with --model-latency the sessions start spread over
+one reply, as users who do not all click at once. Per call: the wall time at the client,
+minus the model's own time as the scripted server saw it, is the daemon's overhead;
+"CPU/call" is the daemon's processor time (its workers' included) over the calls it
+answered, which the machine's other work sways far less than latency. Afterwards every
+session's messages are read back: one user message and one assistant message per answered call, numbered
 without gap or repeat. With --restart the daemon is killed (SIGKILL) halfway and started
 again on the same database; calls that got no answer are sent again, and nothing answered
 before the kill may be missing.
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -30,7 +35,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,14 +45,12 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.agent_script import call  # noqa: E402
-from tests.llm_servers import OpenAIChatServer, Reply  # noqa: E402
 
 OVERHEAD_BUDGET_MS = 50.0
 TOKEN = "bench-token"
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379/0"  # how several workers push to each other's watchers
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 TREE = [
     {"i": "1", "r": "srch", "n": "Search", "xy": [200, 100], "selector": "input[name='q']"},
     {"i": "2", "r": "btn", "n": "Go", "xy": [320, 100]},
@@ -65,6 +68,7 @@ class Outcome:
     duplicated: int = 0
     retried: int = 0
     half: int = 0  # answered calls at which --restart kills the daemon
+    cpu_s: float = 0.0  # the daemon's processor time while the calls ran
     halfway: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -75,7 +79,9 @@ def free_port() -> int:
 
 
 @contextlib.asynccontextmanager
-async def daemon_process(database_url: str, model_url: str, port: int) -> AsyncIterator[asyncio.subprocess.Process]:
+async def daemon_process(
+    database_url: str, model_url: str, port: int, workers: int
+) -> AsyncIterator[asyncio.subprocess.Process]:
     env = {
         **os.environ,
         "OPENAI_API_KEY": "test-key",
@@ -84,7 +90,8 @@ async def daemon_process(database_url: str, model_url: str, port: int) -> AsyncI
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(port), "--token", TOKEN,
-        "--database-url", database_url, env=env, stderr=asyncio.subprocess.DEVNULL,
+        "--database-url", database_url, *(["--workers", str(workers), "--redis-url", REDIS_URL] if workers > 1 else []),
+        env=env, stderr=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
     try:
         await wait_until_up(port)
@@ -110,19 +117,49 @@ async def wait_until_up(port: int, timeout: float = 30.0) -> None:  # noqa: ASYN
     raise SystemExit(f"the daemon did not come up on port {port}")
 
 
-def model_turn(latency: float) -> Callable[[dict[str, Any]], Awaitable[Reply]]:
-    """The scripted model: always the next click, after `latency` seconds (0: at once; a
-    real model takes one or more, which spreads the calls out)."""
+def cpu_seconds(pid: int) -> float:
+    """The processor time of `pid` and of its children still running (the workers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1]: the parent's pid
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+    return total
 
-    async def turn(body: dict[str, Any]) -> Reply:
-        if latency:
-            await asyncio.sleep(latency)
-        return call("interact", "Next.", action="click", element_id="2")
 
-    return turn
+def kill_all(pid: int) -> None:
+    """SIGKILL to `pid` and its children (the workers)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+    os.kill(pid, signal.SIGKILL)
 
 
-async def session_loop(client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int) -> None:
+@contextlib.asynccontextmanager
+async def model_process(latency: float) -> AsyncIterator[tuple[str, list[float]]]:
+    """The scripted model's base URL, and its time per request (ms), filled when it stops."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.daemon_model", str(latency), cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    durations: list[float] = []
+    try:
+        yield (await process.stdout.readline()).decode().strip(), durations
+        process.stdin.close()
+        durations.extend(json.loads(await process.stdout.readline()))
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()
+
+
+async def session_loop(
+    client: httpx.AsyncClient, base: str, calls: int, outcome: Outcome, number: int, start: float
+) -> None:
+    await asyncio.sleep(start)
     task_id: str | None = None
     tab = f"tab-{number}"
     done = 0
@@ -172,44 +209,50 @@ async def check_messages(client: httpx.AsyncClient, base: str, outcome: Outcome)
         outcome.lost += max(answered - assistant, 0)
 
 
-async def run_store(store: str, sessions: int, calls: int, restart: bool, latency: float, console: Console) -> Outcome:
+async def run_store(
+    store: str, sessions: int, calls: int, restart: bool, latency: float, workers: int, console: Console
+) -> Outcome:
     outcome = Outcome(store, half=sessions * calls // 2)
     with tempfile.TemporaryDirectory() as scratch:
         database_url, drop = await make_database(store, scratch)
         try:
-            async with OpenAIChatServer([model_turn(latency)] * (sessions * calls * 3)) as model:
+            async with model_process(latency) as (model_url, model_ms):
                 port = free_port()
                 base = f"http://127.0.0.1:{port}"
                 headers = {"Authorization": f"Bearer {TOKEN}"}
                 limits = httpx.Limits(max_connections=sessions)
                 async with httpx.AsyncClient(headers=headers, timeout=60, limits=limits) as client:
-                    daemon = daemon_process(database_url, model.base_url, port)
+                    daemon = daemon_process(database_url, model_url, port, workers)
                     process = await daemon.__aenter__()
                     try:
                         with console.status(f"{store}: {sessions} sessions × {calls} calls…"):
-                            loops = [session_loop(client, base, calls, outcome, n) for n in range(sessions)]
+                            cpu_before = cpu_seconds(process.pid)
+                            # Users do not all click in the same millisecond: with a model
+                            # that takes a while, the sessions start spread over one reply,
+                            # else every call would come in a burst of them all.
+                            loops = [
+                                session_loop(client, base, calls, outcome, n, latency * n / sessions)
+                                for n in range(sessions)
+                            ]
                             work = asyncio.gather(*loops)
                             if restart:
                                 await outcome.halfway.wait()
-                                process.kill()  # SIGKILL: no goodbye
+                                outcome.cpu_s += cpu_seconds(process.pid) - cpu_before
+                                kill_all(process.pid)  # SIGKILL, its workers too: no goodbye
                                 await process.wait()
                                 await daemon.__aexit__(None, None, None)
-                                daemon = daemon_process(database_url, model.base_url, port)
-                                await daemon.__aenter__()
+                                daemon = daemon_process(database_url, model_url, port, workers)
+                                process = await daemon.__aenter__()
+                                cpu_before = cpu_seconds(process.pid)
                             await work
+                            outcome.cpu_s += cpu_seconds(process.pid) - cpu_before
                         await check_messages(client, base, outcome)
                     finally:
                         await daemon.__aexit__(None, None, None)
-                model_times = model_durations(model)
-                outcome.model_ms = model_times
+            outcome.model_ms = model_ms
         finally:
             await drop()
     return outcome
-
-
-def model_durations(model: OpenAIChatServer) -> list[float]:
-    """The scripted model's own time per request, as it measured it (arrival to last byte)."""
-    return [seconds * 1000 for seconds in model.durations]
 
 
 async def make_database(store: str, scratch: str) -> tuple[str, Any]:
@@ -240,8 +283,10 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
-    table = Table(title=f"pagelens serve: {sessions} sessions × {calls} interact calls")
-    for column in ("store", "calls", "p50 ms", "p99 ms", "overhead p50", "overhead p99", "lost", "dup.", "resent"):
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    table = Table(title=f"pagelens serve: {sessions} sessions × {calls} interact calls (load average {load})")
+    columns = ("store", "calls", "p50 ms", "p99 ms", "overhead p50", "overhead p99", "CPU/call ms", "lost", "dup.")
+    for column in (*columns, "resent"):
         table.add_column(column, justify="left" if column == "store" else "right")
     failed = False
     for o in outcomes:
@@ -257,6 +302,7 @@ def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
             f"{percentile(o.latencies_ms, 0.99):.1f}",
             f"{percentile(overhead, 0.5):.1f}",
             f"[{'green' if p99 <= OVERHEAD_BUDGET_MS else 'red'}]{p99:.1f}[/]",
+            f"{1000 * o.cpu_s / max(len(o.latencies_ms), 1):.1f}",
             str(o.lost),
             str(o.duplicated),
             str(o.retried),
@@ -271,7 +317,7 @@ def report(outcomes: list[Outcome], sessions: int, calls: int) -> int:
 async def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     outcomes = [
-        await run_store(store, args.sessions, args.calls, args.restart, args.model_latency, console)
+        await run_store(store, args.sessions, args.calls, args.restart, args.model_latency, args.workers, console)
         for store in args.stores.split(",")
     ]
     return report(outcomes, args.sessions, args.calls)
@@ -284,4 +330,5 @@ if __name__ == "__main__":
     parser.add_argument("--stores", default="sqlite,postgresql")
     parser.add_argument("--restart", action="store_true", help="kill -9 the daemon halfway and start it again")
     parser.add_argument("--model-latency", type=float, default=0.0, help="seconds the scripted model takes a reply")
+    parser.add_argument("--workers", type=int, default=1, help="daemon processes (more than one: over Redis)")
     sys.exit(asyncio.run(main(parser.parse_args())))

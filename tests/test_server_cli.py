@@ -102,3 +102,45 @@ async def test_a_given_token_is_the_one_required(tmp_path: Path) -> None:
         assert (await client.get("/openapi.json", headers={"Authorization": "Bearer s3cret"})).status_code == 200
         assert (await client.get("/openapi.json")).status_code == 401
     assert not (tmp_path / "config" / "daemon-token").exists()
+
+
+def workers_of(pid: int) -> list[int]:
+    """The worker processes `pagelens serve --workers` spawned (not multiprocessing's helper)."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            parent = int(stat_file.read_text().rsplit(")", 1)[1].split()[1])
+            if parent == pid and b"spawn_main" in (stat_file.parent / "cmdline").read_bytes():
+                found.append(int(stat_file.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
+async def test_several_workers_serve_one_port_and_stop_with_the_daemon(tmp_path: Path) -> None:
+    args = ("--token", "s3cret", "--workers", "2", "--redis-url", "redis://127.0.0.1:6379/0")
+    headers = {"Authorization": "Bearer s3cret"}
+    async with serve(tmp_path, *args) as (process, base), httpx.AsyncClient(base_url=base, headers=headers) as client:
+        workers = workers_of(process.pid)
+        assert len(workers) == 2
+        # Each request on a connection of its own, so both workers get some.
+        for n in range(6):
+            async with httpx.AsyncClient(base_url=base, headers=headers) as one:
+                response = await one.patch("/api/session/nothing", json={"title": f"t{n}"})
+                assert response.status_code == 404 and response.json()["error"] == "record_not_found"
+        assert (await client.get("/api/sessions")).json()["total"] == 0
+        process.terminate()
+        assert await asyncio.wait_for(process.wait(), 15) == 0
+    assert not any(map(running, workers))
+
+
+async def test_several_workers_need_redis(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(free_port()), "--token", "s3cret",
+        "--workers", "2", env=environment(tmp_path), stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    err = await read_stderr(process)
+    assert await asyncio.wait_for(process.wait(), 15) == 1
+    assert "[invalid_request]" in err and "--redis-url" in err

@@ -99,6 +99,15 @@ async def test_fail_ends_the_task(daemon: Daemon, model_env: Any) -> None:
     assert again.status_code == 404 and again.json()["error"] == ErrorCode.TASK_NOT_FOUND
 
 
+async def test_a_page_that_shows_a_special_token_gets_its_answer(daemon: Daemon, model_env: Any) -> None:
+    # The model's tokenizer has control tokens; a page that shows one's text is text all the same.
+    tree = [{**TREE[0], "n": "<|endoftext|> Search"}, TREE[1]]
+    async with OpenAIChatServer([call("finish", "Done.", result="ok")]) as server, daemon() as http:
+        model_env(server)
+        answer = await _interact(http, interactiveTree=tree)
+    assert answer["status"] == "completed"
+
+
 async def test_a_model_failure_on_a_new_task_fails_its_run(daemon: Daemon, model_env: Any, database_url: str) -> None:
     async with OpenAIChatServer([call("finish", result="never")]) as server, daemon() as http:
         model_env(server, key="wrong-key")

@@ -7,14 +7,17 @@ import asyncio
 import time
 from pathlib import Path
 
+import asyncpg
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Connection, insert, inspect, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
 import pagelens.store
+import pagelens.store.database
 from pagelens.errors import ErrorCode
 from pagelens.store import (
     URL_ENV,
@@ -29,6 +32,7 @@ from pagelens.store import (
 from pagelens.store.migrate import alembic_config
 from pagelens.store.schema import Base, MessageRow
 from pagelens.store.urls import resolve_url
+from tests.store_support import admin_dsn
 
 pytest_plugins = ["store_support"]
 
@@ -109,6 +113,23 @@ async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None
     async with await Store.open(f"sqlite:///{tmp_path}/p.db") as store, store._database.engine.connect() as connection:
         assert (await connection.scalar(text("PRAGMA journal_mode"))) == "wal"
         assert (await connection.scalar(text("PRAGMA foreign_keys"))) == 1
+        assert (await connection.scalar(text("PRAGMA synchronous"))) == 1  # NORMAL: syncs at checkpoints
+
+
+async def test_a_connection_the_server_closed_is_replaced(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pagelens.store.database, "IDLE_PING_S", 0.0)  # every connection counts as idle
+    async with await Store.open(postgres_url) as store:
+        await store.meta.set("before", "1")
+        admin = await asyncpg.connect(admin_dsn())
+        try:
+            closed = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1",
+                make_url(postgres_url).database,
+            )
+        finally:
+            await admin.close()
+        assert closed >= 1
+        assert await store.meta.get("before") == "1"
 
 
 # Migrations
@@ -243,6 +264,33 @@ async def test_concurrent_appends_get_distinct_numbers(store: Store) -> None:
     session = await store.sessions.create()
     await asyncio.gather(*(store.messages.append(session.id, "user", str(n)) for n in range(8)))
     assert sorted(m.sequence_number for m in await store.messages.list(session.id)) == list(range(1, 9))
+
+
+async def test_atomic_writes_all_or_nothing(store: Store) -> None:
+    async with store.atomic():
+        session = await store.sessions.create(title="kept")
+        await store.messages.append(session.id, "user", "one")
+        await store.messages.append(session.id, "user", "two")
+    with pytest.raises(RuntimeError):
+        async with store.atomic():
+            await store.sessions.update(session.id, SessionChanges(title="lost"))
+            await store.messages.append(session.id, "user", "lost")
+            raise RuntimeError("the step failed")
+    kept = await store.sessions.get(session.id)
+    assert kept is not None and kept.title == "kept"
+    assert [m.content for m in await store.messages.list(session.id)] == ["one", "two"]
+
+
+async def test_a_task_started_inside_atomic_writes_on_its_own(store: Store) -> None:
+    session = await store.sessions.create()
+    with pytest.raises(RuntimeError):
+        async with store.atomic():
+            await store.messages.append(session.id, "user", "rolled back")
+            child = asyncio.create_task(store.messages.append(session.id, "user", "its own"))
+            await asyncio.sleep(0.05)
+            raise RuntimeError("the step failed")
+    await child
+    assert [m.content for m in await store.messages.list(session.id)] == ["its own"]
 
 
 async def test_the_database_refuses_a_duplicate_number(store: Store) -> None:

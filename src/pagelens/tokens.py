@@ -23,11 +23,12 @@ _PIECE_CHARS = 50_000
 
 def count_tokens(text: str) -> int:
     """Number of o200k_base tokens in `text` (exact up to 50,000 characters; beyond, it
-    may count one extra token per 50,000 characters)."""
+    may count one extra token per 50,000 characters). A special token's text (a page
+    may show `<|endoftext|>`) counts as the ordinary text it is."""
     encoding = _encoding()
     if len(text) <= _PIECE_CHARS:
-        return len(encoding.encode(text))
-    return sum(len(encoding.encode(text[i : i + _PIECE_CHARS])) for i in range(0, len(text), _PIECE_CHARS))
+        return len(encoding.encode_ordinary(text))
+    return sum(len(encoding.encode_ordinary(text[i : i + _PIECE_CHARS])) for i in range(0, len(text), _PIECE_CHARS))
 
 
 def to_json(value: BaseModel | Any) -> str:

@@ -364,12 +364,17 @@ def serve(
     headed: Headed = False,
     browser: BrowserChoice = None,
     allowed_hosts: AllowedHosts = None,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, help="Processes serving requests, to use several cores (more than one needs --redis-url)."),
+    ] = 1,
 ) -> None:
     """Run the HTTP daemon: sessions and messages, the agent's step API
     (/api/agent/interact), chat (/v1/agent), runs on its own browser, and push over
     WebSockets. Every route but /healthz needs the bearer token."""
     from pagelens.server.config import ServerConfig
     from pagelens.server.serve import serve as run_daemon
+    from pagelens.server.serve import serve_workers
 
     try:
         check_launch_or_attach(browser, cdp_url or ws_endpoint)
@@ -389,9 +394,17 @@ def serve(
         headless=not headed,
         browser=browser,
         allowed_hosts=tuple(_parse_hosts(allowed_hosts)) if allowed_hosts is not None else None,
+        workers=workers,
     )
+
+    def say(line: str) -> None:
+        stderr.print(escape(line), highlight=False)
+
     try:
-        asyncio.run(run_daemon(config, lambda line: stderr.print(escape(line), highlight=False)))
+        if workers > 1:
+            serve_workers(config, say)
+        else:
+            asyncio.run(run_daemon(config, say))
     except PagelensError as exc:
         _print_error(exc)
         raise typer.Exit(1) from None

@@ -16,6 +16,7 @@ class ServerConfig:
     token: str | None = None  # None: the token file in the config folder (made on first start)
     cors_origins: tuple[str, ...] = ()
     model: str = "auto"  # the model of tasks that name none
+    workers: int = 1  # processes serving requests; more than one needs redis_url
     # The daemon's own browser, for runs it carries out itself.
     cdp_url: str | None = None
     ws_endpoint: str | None = None

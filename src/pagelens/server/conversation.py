@@ -9,12 +9,15 @@ one place so that every route follows them the same way:
 - a later request from another URL moves the session's `url` and `domain`, never its
   title nor where it began;
 - a message is stored first, then pushed as `new_message`, so a watcher that refetches on
-  an event always finds what the event announced.
+  an event always finds what the event announced; a route that writes several things
+  at once (`writing`) pushes its messages once they are all committed.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, TypedDict, Unpack
 
 from pagelens.server.state import Daemon
@@ -68,15 +71,43 @@ async def session_for(
     return await _follow(daemon, session, tab_id=tab_id, url=url)
 
 
+class Writes:
+    """The messages a route adds inside `writing`, to push once they are committed."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self._daemon = daemon
+        self.added: list[MessageRecord] = []
+
+    async def add_message(
+        self, session_id: str, role: Role, content: str, **fields: Unpack[MessageFields]
+    ) -> MessageRecord:
+        """Store a message after the session's last one (RecordNotFoundError when there is
+        no such session)."""
+        message = await self._daemon.store.messages.append(session_id, role, content, **fields)
+        self.added.append(message)
+        return message
+
+
+@asynccontextmanager
+async def writing(daemon: Daemon) -> AsyncIterator[Writes]:
+    """One transaction for what a route writes inside (session_for, the store's
+    repositories, `add_message`); once it commits, each message added is pushed to its
+    session's watchers as `new_message`. Nothing is pushed when the block fails."""
+    writes = Writes(daemon)
+    async with daemon.store.atomic():
+        yield writes
+    for message in writes.added:
+        event = NewMessageEvent(session_id=message.session_id, message=MessageOut.of(message))
+        await publish(daemon, message.session_id, event.model_dump(mode="json"))
+
+
 async def add_message(
     daemon: Daemon, session_id: str, role: Role, content: str, **fields: Unpack[MessageFields]
 ) -> MessageRecord:
     """Store a message after the session's last one (RecordNotFoundError when there is no
     such session), then push it to the session's watchers as `new_message`."""
-    message = await daemon.store.messages.append(session_id, role, content, **fields)
-    event = NewMessageEvent(session_id=session_id, message=MessageOut.of(message))
-    await publish(daemon, session_id, event.model_dump(mode="json"))
-    return message
+    async with writing(daemon) as writes:
+        return await writes.add_message(session_id, role, content, **fields)
 
 
 async def publish(daemon: Daemon, session_id: str, event: dict[str, Any]) -> None:

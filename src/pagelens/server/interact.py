@@ -10,14 +10,13 @@ from fastapi import APIRouter
 
 from pagelens.agent.step import Decision, PageState, Stepper
 from pagelens.errors import PagelensError
-from pagelens.server.conversation import add_message, publish, session_for
+from pagelens.server.conversation import publish, session_for, writing
 from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
 from pagelens.server.models import chat_model
 from pagelens.server.page import fingerprint, needs_context, page_view
 from pagelens.server.state import DaemonState
 from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, read_task
 from pagelens.server.verify import judge
-from pagelens.store import RunChanges
 
 router = APIRouter(tags=["agent"])
 
@@ -37,10 +36,19 @@ _CLIENT_REPORT: set[str] = {
 @router.post("/api/agent/interact", response_model=InteractResponse)
 async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
     """The next action of the task `taskId` (a new task without it). When the page as sent
-    is not enough, `data.status` is `needs_context` and the model is not asked."""
+    is not enough, `data.status` is `needs_context` and the model is not asked.
+
+    The store is written twice a call, never while the model thinks: before (a new
+    task, or the session following the tab) and after (the decision and its message)."""
     check_limits(body)
-    run, saved = await read_task(state.store.runs, body.taskId) if body.taskId else (None, None)
     asked = needs_context(body)
+    run, saved = None, None
+    if body.taskId:
+        async with state.store.atomic():
+            run, saved = await read_task(state.store.runs, body.taskId)
+            if asked is None:
+                assert run.session_id is not None, "an interact task always has its session"
+                await session_for(state, session_id=run.session_id, url=body.url, task=run.task)  # follows the tab
     if asked is not None:
         return InteractResponse(data=asked)
     model = chat_model(state, body.model)
@@ -48,34 +56,38 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
     shown = fingerprint(body)
     new = run is None
     if run is None:
-        session = await session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
-        run = await state.store.runs.create(
-            body.query, session_id=session.id, url=body.url, model=model.config.id, status="running", kind=KIND
-        )
-        await add_message(state, session.id, "user", body.query)
-    else:
-        assert run.session_id is not None, "an interact task always has its session"
-        await session_for(state, session_id=run.session_id, url=body.url, task=run.task)  # follows the tab
-        if saved is not None:
-            page.result = _verify(saved, body, shown)
+        async with writing(state) as writes:
+            session = await session_for(
+                state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query
+            )
+            run = await state.store.runs.create(
+                body.query, session_id=session.id, url=body.url, model=model.config.id, status="running", kind=KIND
+            )
+            await writes.add_message(session.id, "user", body.query)
+    elif saved is not None:
+        page.result = _verify(saved, body, shown)
     assert run.session_id is not None
-    states = RunStates(state.store.runs, loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
+    states = RunStates(loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
     try:
         decision = await Stepper(model, states=states).decide(run.id, run.task, page)
     except PagelensError as exc:
-        if new:  # the client never learnt its taskId: the task cannot go on
-            await state.store.runs.update(run.id, RunChanges(status="failed", result=exc.message))
+        # What the Stepper kept of the task; and a new task, whose taskId the client never
+        # learnt, cannot go on.
+        failed = {"status": "failed", "result": exc.message} if new else {}
+        changes = states.changes.model_copy(update=failed)
+        if changes.model_fields_set:
+            await state.store.runs.update(run.id, changes)
         raise
-    await state.store.runs.update(run.id, _run_changes(decision))
-    await add_message(
-        state,
-        run.session_id,
-        "assistant",
-        decision.thought,
-        action_string=decision.action,
-        action_payload=decision.actionDetails.model_dump(mode="json"),
-        metadata={"taskId": run.id, "status": decision.status},
-    )
+    async with writing(state) as writes:
+        await state.store.runs.update(run.id, states.changes.model_copy(update=_run_changes(decision)))
+        await writes.add_message(
+            run.session_id,
+            "assistant",
+            decision.thought,
+            action_string=decision.action,
+            action_payload=decision.actionDetails.model_dump(mode="json"),
+            metadata={"taskId": run.id, "status": decision.status},
+        )
     event = {"type": "interact_response", "taskId": run.id, "status": decision.status, "action": decision.action}
     await publish(state, run.session_id, event)
     return InteractResponse(
@@ -101,10 +113,10 @@ def _verify(saved: SavedTask, body: InteractBody, shown: str) -> dict[str, Any] 
     return {"verification": verdict.model_dump(), **body.model_dump(include=_CLIENT_REPORT, exclude_none=True)}
 
 
-def _run_changes(decision: Decision) -> RunChanges:
+def _run_changes(decision: Decision) -> dict[str, Any]:
     """The run as the decision leaves it: its plan, and its end with finish() or fail()."""
     plan = decision.plan.model_dump(mode="json")
     if decision.status not in ENDED:
-        return RunChanges(plan=plan)
+        return {"plan": plan}
     args = decision.actionDetails.args
-    return RunChanges(plan=plan, status=decision.status, result=str(args.get("result") or args.get("reason") or ""))
+    return {"plan": plan, "status": decision.status, "result": str(args.get("result") or args.get("reason") or "")}

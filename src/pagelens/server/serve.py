@@ -1,11 +1,14 @@
-"""Running the daemon: its token, the bind rules, uvicorn."""
+"""Running the daemon: its token, the bind rules, uvicorn, in one process or several
+workers that share the listening socket (over PostgreSQL or SQLite, and Redis)."""
 
 from __future__ import annotations
 
+import functools
 import socket
 from collections.abc import Callable
 
 import uvicorn
+from uvicorn.supervisors import Multiprocess
 
 from pagelens.browser.network import is_loopback
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
@@ -48,9 +51,39 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 async def serve(config: ServerConfig, say: Callable[[str], None]) -> None:
+    """The daemon in this process, until it is stopped."""
     token = resolve_token(config, say)
-    app = create_app(config, token)
     sock = listening_socket(config.host, config.port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    say(f"pagelens daemon on http://{config.host}:{sock.getsockname()[1]} (Authorization: Bearer <token>)")
+    server = uvicorn.Server(_uvicorn_config(config, token))
+    _say_where(config, sock, say)
     await server.serve(sockets=[sock])
+
+
+def serve_workers(config: ServerConfig, say: Callable[[str], None]) -> None:
+    """The daemon in `config.workers` processes, each its own event loop on one shared
+    socket, so that a step's work uses every core; this process watches them (one that
+    dies is replaced) and stops them on SIGINT or SIGTERM. Their pushes meet through
+    Redis, which they need."""
+    if config.redis_url is None:
+        raise InvalidRequestError(
+            "--workers needs --redis-url: a WebSocket held by one worker must hear what another writes"
+        )
+    token = resolve_token(config, say)
+    sock = listening_socket(config.host, config.port)
+    _say_where(config, sock, say)
+    Multiprocess(_uvicorn_config(config, token), sockets=[sock]).run()
+
+
+def _uvicorn_config(config: ServerConfig, token: str) -> uvicorn.Config:
+    # The app is made in the process that serves it (a factory: workers are spawned, and a
+    # made app does not travel). No access log: a line per request costs more than
+    # many a request, and the routes log what matters.
+    app = functools.partial(create_app, config, token)
+    return uvicorn.Config(
+        app, factory=True, log_level="warning", access_log=False, lifespan="on", workers=config.workers
+    )
+
+
+def _say_where(config: ServerConfig, sock: socket.socket, say: Callable[[str], None]) -> None:
+    workers = f", {config.workers} workers" if config.workers > 1 else ""
+    say(f"pagelens daemon on http://{config.host}:{sock.getsockname()[1]}{workers} (Authorization: Bearer <token>)")

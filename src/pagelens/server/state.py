@@ -22,8 +22,9 @@ class Daemon:
     extras: dict[str, Any] = field(default_factory=dict)  # what route modules keep (models, the browser)
 
 
-def daemon(connection: HTTPConnection) -> Daemon:
-    """What a route (a WebSocket's too) gets through `DaemonState`."""
+async def daemon(connection: HTTPConnection) -> Daemon:
+    """What a route (a WebSocket's too) gets through `DaemonState`. A coroutine: FastAPI
+    would call a plain function in a thread, a hop there and back on every request."""
     state: Daemon = connection.app.state.daemon
     return state
 

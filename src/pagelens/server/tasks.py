@@ -36,13 +36,14 @@ class RunStates:
     """The Stepper's TaskStates over the run's `state`. The route has already read the
     task (to know it exists and to judge its last action), so `load` gives back that
     reading; `save` keeps the page this call brought, which the pending action is about
-    to change."""
+    to change. Nothing is written here: the route writes `changes` with the rest of the
+    step, in one transaction that the model's answer is not waited for in."""
 
-    def __init__(self, runs: RunRepository, *, loaded: StepState | None, url: str, fingerprint: str) -> None:
-        self._runs = runs
+    def __init__(self, *, loaded: StepState | None, url: str, fingerprint: str) -> None:
         self._loaded = loaded
         self._url = url
         self._fingerprint = fingerprint
+        self.changes = RunChanges()  # the `state` to write, once saved or dropped
 
     async def load(self, task_id: str) -> StepState | None:
         return self._loaded
@@ -53,8 +54,7 @@ class RunStates:
         if state.pending is not None:
             step = plan.currentStepIndex if plan.steps else None
             mark = PageMark(url=self._url, fingerprint=self._fingerprint, stepIndex=step)
-        saved = SavedTask(step=state, mark=mark)
-        await self._runs.update(task_id, RunChanges(state=saved.model_dump(mode="json")))
+        self.changes = RunChanges(state=SavedTask(step=state, mark=mark).model_dump(mode="json"))
 
     async def drop(self, task_id: str) -> None:
-        await self._runs.update(task_id, RunChanges(state=None))
+        self.changes = RunChanges(state=None)

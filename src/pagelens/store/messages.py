@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 
 from pagelens.store.database import Database
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import MessageChanges, MessageRecord, Role
-from pagelens.store.schema import MessageRow, utcnow
-from pagelens.store.sessions import existing_session
+from pagelens.store.schema import MESSAGE_FIELDS, MessageRow, SessionRow, utcnow
 
 
 class MessageRepository:
@@ -30,28 +29,44 @@ class MessageRepository:
         metadata: dict[str, Any] | None = None,
     ) -> MessageRecord:
         """Add a message after the session's last one; the session counts as active now."""
+        now = utcnow()
+        touch = (
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(updated_at=now)
+            .returning(SessionRow.id)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
+        )
+        following = (
+            select(func.coalesce(func.max(MessageRow.sequence_number), 0) + 1)
+            .where(MessageRow.session_id == session_id)
+            .scalar_subquery()
+        )
+        add = (
+            insert(MessageRow)
+            .values(
+                {
+                    MessageRow.session_id: session_id,
+                    MessageRow.sequence_number: following,
+                    MessageRow.role: role,
+                    MessageRow.content: content,
+                    MessageRow.status: status,
+                    MessageRow.action_string: action_string,
+                    MessageRow.action_payload: action_payload,
+                    MessageRow.error: error,
+                    MessageRow.details: metadata or {},
+                    MessageRow.created_at: now,
+                }
+            )
+            .returning(*MESSAGE_FIELDS)
+        )
         async with self._database.transaction() as session:
-            # Locking the session's row makes appends to one session take turns, so two
-            # writers never pick the same number (SQLite's BEGIN IMMEDIATE already does).
-            owner = await existing_session(session, session_id, for_update=True)
-            last = await session.scalar(
-                select(func.max(MessageRow.sequence_number)).where(MessageRow.session_id == session_id)
-            )
-            row = MessageRow(
-                session_id=session_id,
-                sequence_number=(last or 0) + 1,
-                role=role,
-                content=content,
-                status=status,
-                action_string=action_string,
-                action_payload=action_payload,
-                error=error,
-                details=metadata or {},
-            )
-            session.add(row)
-            owner.updated_at = utcnow()
-            await session.flush()
-            return MessageRecord.model_validate(row)
+            # Touching the session's row first locks it until the commit, so appends to one
+            # session take turns and two never pick the same number (SQLite's BEGIN
+            # IMMEDIATE already does).
+            if (await session.execute(touch)).first() is None:
+                raise RecordNotFoundError(f"no session has the id {session_id!r}")
+            return MessageRecord.model_validate((await session.execute(add)).one())
 
     async def get(self, message_id: str) -> MessageRecord | None:
         async with self._database.transaction() as session:
@@ -61,13 +76,13 @@ class MessageRepository:
     async def list(self, session_id: str, *, after: int = 0, limit: int | None = None) -> list[MessageRecord]:
         """The session's messages in order, those numbered above `after` (to read only what is new)."""
         query = (
-            select(MessageRow)
+            select(*MESSAGE_FIELDS)
             .where(MessageRow.session_id == session_id, MessageRow.sequence_number > after)
             .order_by(MessageRow.sequence_number)
             .limit(limit)
         )
         async with self._database.transaction() as session:
-            return [MessageRecord.model_validate(row) for row in await session.scalars(query)]
+            return [MessageRecord.model_validate(row) for row in await session.execute(query)]
 
     async def update(self, message_id: str, changes: MessageChanges) -> MessageRecord:
         async with self._database.transaction() as session:

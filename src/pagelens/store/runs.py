@@ -1,16 +1,18 @@
-"""The `runs` table: tasks given to the agent, their plans and outcomes."""
+"""The `runs` table: tasks given to the agent, their plans and outcomes. Reads and
+updates are Core statements (an update returns the row it wrote): a step of the agent
+runs them on every call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pagelens.store.database import Database
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import RunChanges, RunRecord
-from pagelens.store.schema import RunRow
-from pagelens.store.sessions import existing_session
+from pagelens.store.schema import RUN_FIELDS, RunRow
+from pagelens.store.sessions import require_session
 
 
 class RunRepository:
@@ -31,7 +33,7 @@ class RunRepository:
     ) -> RunRecord:
         async with self._database.transaction() as session:
             if session_id is not None:
-                await existing_session(session, session_id)
+                await require_session(session, session_id)
             row = RunRow(
                 task=task, session_id=session_id, url=url, model=model, plan=plan, status=status, kind=kind, state=state
             )
@@ -41,25 +43,35 @@ class RunRepository:
 
     async def get(self, run_id: str) -> RunRecord | None:
         async with self._database.transaction() as session:
-            row = await session.get(RunRow, run_id)
+            row = (await session.execute(select(*RUN_FIELDS).where(RunRow.id == run_id))).one_or_none()
             return RunRecord.model_validate(row) if row is not None else None
 
     async def list(self, *, session_id: str | None = None, kind: str | None = None, limit: int = 50) -> list[RunRecord]:
         """Runs (of a session, of a kind), the most recently created first."""
-        query = select(RunRow).order_by(RunRow.created_at.desc(), RunRow.id).limit(limit)
+        query = select(*RUN_FIELDS).order_by(RunRow.created_at.desc(), RunRow.id).limit(limit)
         if session_id is not None:
             query = query.where(RunRow.session_id == session_id)
         if kind is not None:
             query = query.where(RunRow.kind == kind)
         async with self._database.transaction() as session:
-            return [RunRecord.model_validate(row) for row in await session.scalars(query)]
+            return [RunRecord.model_validate(row) for row in await session.execute(query)]
 
     async def update(self, run_id: str, changes: RunChanges) -> RunRecord:
-        async with self._database.transaction() as session:
-            row = await session.get(RunRow, run_id)
-            if row is None:
+        values = changes.model_dump(exclude_unset=True)
+        if not values:
+            found = await self.get(run_id)
+            if found is None:
                 raise RecordNotFoundError(f"no run has the id {run_id!r}")
-            for column, value in changes.model_dump(exclude_unset=True).items():
-                setattr(row, column, value)
-            await session.flush()
-            return RunRecord.model_validate(row)
+            return found
+        statement = (
+            update(RunRow)
+            .where(RunRow.id == run_id)
+            .values({getattr(RunRow, key): value for key, value in values.items()})
+            .returning(*RUN_FIELDS)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
+        )
+        async with self._database.transaction() as session:
+            row = (await session.execute(statement)).one_or_none()
+        if row is None:
+            raise RecordNotFoundError(f"no run has the id {run_id!r}")
+        return RunRecord.model_validate(row)

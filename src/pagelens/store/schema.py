@@ -8,7 +8,19 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    Label,
+    String,
+    Text,
+    UniqueConstraint,
+    inspect,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -124,6 +136,12 @@ class RunRow(Timestamped, Base):
     state: Mapped[Any] = mapped_column(JSON, nullable=True)
 
 
+def fields(entity: type[Base]) -> tuple[Label[Any], ...]:
+    """Every column of `entity`, named as its attribute (`details` for the column
+    `metadata`): what a Core statement selects or returns for a record to read."""
+    return tuple(column.label(key) for key, column in inspect(entity).columns.items())
+
+
 class ChatCacheRow(Timestamped, Base):
     """A chat's history under its cache key (a hash of what the chat was about)."""
 
@@ -131,3 +149,8 @@ class ChatCacheRow(Timestamped, Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     messages: Mapped[Any] = mapped_column(JSON)
+
+
+SESSION_FIELDS = fields(SessionRow)
+MESSAGE_FIELDS = fields(MessageRow)
+RUN_FIELDS = fields(RunRow)

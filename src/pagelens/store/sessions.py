@@ -1,18 +1,19 @@
 """The `sessions` table: the agent's conversations, newest activity first, each on the
-root domain of its URL (domains.py)."""
+root domain of its URL (domains.py). Reads and updates are Core statements (an update
+returns the row it wrote): a daemon runs them on every call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pagelens.store.database import Database
 from pagelens.store.domains import root_domain
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import SessionChanges, SessionRecord
-from pagelens.store.schema import SessionRow
+from pagelens.store.schema import SESSION_FIELDS, SessionRow
 
 
 class SessionRepository:
@@ -43,9 +44,7 @@ class SessionRepository:
             return SessionRecord.model_validate(row)
 
     async def get(self, session_id: str) -> SessionRecord | None:
-        async with self._database.transaction() as session:
-            row = await session.get(SessionRow, session_id)
-            return SessionRecord.model_validate(row) if row is not None else None
+        return await self._first(select(*SESSION_FIELDS).where(SessionRow.id == session_id))
 
     async def list(self, *, status: str | None = None, limit: int = 50, offset: int = 0) -> list[SessionRecord]:
         """Sessions with the most recent activity first."""
@@ -53,7 +52,7 @@ class SessionRepository:
         if status is not None:
             query = query.where(SessionRow.status == status)
         async with self._database.transaction() as session:
-            rows = await session.scalars(query.limit(limit).offset(offset))
+            rows = await session.execute(query.limit(limit).offset(offset))
             return [SessionRecord.model_validate(row) for row in rows]
 
     async def count(self, *, status: str | None = None) -> int:
@@ -79,31 +78,41 @@ class SessionRepository:
         return await self._first(_newest_first().where(SessionRow.tab_id == tab_id, SessionRow.status == "active"))
 
     async def update(self, session_id: str, changes: SessionChanges) -> SessionRecord:
+        values = changes.model_dump(exclude_unset=True)
+        if "metadata" in values:
+            values["details"] = values.pop("metadata")
+        if "url" in values and "domain" not in values:
+            values["domain"] = root_domain(values["url"])
+        if not values:
+            found = await self.get(session_id)
+            if found is None:
+                raise RecordNotFoundError(f"no session has the id {session_id!r}")
+            return found
+        statement = (
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values({getattr(SessionRow, key): value for key, value in values.items()})
+            .returning(*SESSION_FIELDS)
+            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
+        )
         async with self._database.transaction() as session:
-            row = await existing_session(session, session_id)
-            values = changes.model_dump(exclude_unset=True)
-            if "metadata" in values:
-                row.details = values.pop("metadata")
-            if "url" in values and "domain" not in values:
-                row.domain = root_domain(values["url"])
-            for column, value in values.items():
-                setattr(row, column, value)
-            await session.flush()
-            return SessionRecord.model_validate(row)
+            row = (await session.execute(statement)).one_or_none()
+        if row is None:
+            raise RecordNotFoundError(f"no session has the id {session_id!r}")
+        return SessionRecord.model_validate(row)
 
-    async def _first(self, query: Select[SessionRow]) -> SessionRecord | None:
+    async def _first(self, query: Select[Any]) -> SessionRecord | None:
         async with self._database.transaction() as session:
-            row = await session.scalar(query.limit(1))
+            row = (await session.execute(query.limit(1))).first()
             return SessionRecord.model_validate(row) if row is not None else None
 
 
-def _newest_first() -> Select[SessionRow]:
+def _newest_first() -> Select[Any]:
     # The id breaks ties between sessions touched in the same instant, so pages never overlap.
-    return select(SessionRow).order_by(SessionRow.updated_at.desc(), SessionRow.id)
+    return select(*SESSION_FIELDS).order_by(SessionRow.updated_at.desc(), SessionRow.id)
 
 
-async def existing_session(session: AsyncSession, session_id: str, *, for_update: bool = False) -> SessionRow:
-    row = await session.get(SessionRow, session_id, with_for_update=for_update)
-    if row is None:
+async def require_session(session: AsyncSession, session_id: str) -> None:
+    """RecordNotFoundError unless the session exists."""
+    if await session.scalar(select(SessionRow.id).where(SessionRow.id == session_id)) is None:
         raise RecordNotFoundError(f"no session has the id {session_id!r}")
-    return row

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from types import TracebackType
 
 from sqlalchemy.engine import URL
@@ -32,6 +33,13 @@ class Store:
         self.runs = RunRepository(database)
         self.meta = MetaRepository(database)
         self.chat_cache = ChatCacheRepository(database)
+
+    def atomic(self) -> contextlib.AbstractAsyncContextManager[object]:
+        """One transaction for every call of the repositories made inside it (in this
+        task): all of them are written, or none. Fewer commits, too: a step of the agent
+        writes its run, its session and its message at once. Keep slow work (a model's
+        answer) out of it: on SQLite it holds the only connection."""
+        return self._database.transaction()
 
     @property
     def url(self) -> str:

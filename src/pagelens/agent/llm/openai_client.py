@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import openai
+from pydantic_core import from_json
 
 from pagelens.agent.llm.base import PartialCall, StreamingModel, assembled
 from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
@@ -50,28 +51,61 @@ class OpenAIChatModel(StreamingModel):
         usage = Usage()
         stop_reason: str | None = None
         try:
-            response = await self._client.chat.completions.create(**params)
-            async with response:
-                async for chunk in response:
-                    if chunk.usage is not None:
+            # The chunks as plain JSON: the SDK would build a typed object of each, which
+            # takes longer than everything else the daemon does with a reply.
+            async with self._client.chat.completions.with_streaming_response.create(**params) as response:
+                async for chunk in self._chunks(response.iter_lines()):
+                    if chunk.get("usage"):
+                        counts = chunk["usage"]
                         usage = Usage(
-                            input_tokens=chunk.usage.prompt_tokens, output_tokens=chunk.usage.completion_tokens
+                            input_tokens=counts.get("prompt_tokens") or 0,
+                            output_tokens=counts.get("completion_tokens") or 0,
                         )
-                    for choice in chunk.choices[:1]:
-                        delta = choice.delta
-                        if delta.content:
-                            text.append(delta.content)
-                            yield TextDelta(text=delta.content)
-                        for part in delta.tool_calls or []:
-                            call = calls.setdefault(part.index, PartialCall(id=f"call_{part.index}"))
-                            call.id = part.id or call.id
-                            if part.function is not None:
-                                call.name += part.function.name or ""
-                                call.arguments += part.function.arguments or ""
-                        stop_reason = choice.finish_reason or stop_reason
+                    for choice in (chunk.get("choices") or [])[:1]:
+                        delta = choice.get("delta") or {}
+                        if delta.get("content"):
+                            text.append(delta["content"])
+                            yield TextDelta(text=delta["content"])
+                        for part in delta.get("tool_calls") or []:
+                            index = part.get("index", 0)
+                            call = calls.setdefault(index, PartialCall(id=f"call_{index}"))
+                            call.id = part.get("id") or call.id
+                            function = part.get("function") or {}
+                            call.name += function.get("name") or ""
+                            call.arguments += function.get("arguments") or ""
+                        stop_reason = choice.get("finish_reason") or stop_reason
         except openai.APIError as exc:
             raise self._error(exc) from exc
         yield assembled(text, calls, usage, stop_reason)
+
+    async def _chunks(self, lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
+        """The JSON of each server-sent event but `[DONE]`; an event that carries an
+        `error` (a failure after the stream began) raises it. The body is read to its
+        end, after `[DONE]` too, so that its connection goes back to the pool."""
+        data: list[str] = []
+        async for line in lines:
+            if line.startswith("data:"):
+                data.append(line[5:].removeprefix(" "))
+            elif not line and data:  # the end of an event (its other fields and comments do not count)
+                if data != ["[DONE]"]:
+                    yield self._chunk("\n".join(data))
+                data = []
+        if data and data != ["[DONE]"]:  # a last event the server did not end with a blank line
+            yield self._chunk("\n".join(data))
+
+    def _chunk(self, text: str) -> dict[str, Any]:
+        where = f"{self.config.id} at {self.config.base_url}"
+        try:
+            chunk = from_json(text)
+        except ValueError as exc:
+            raise ModelError(f"{where} sent a chunk that is not JSON: {text[:200]}") from exc
+        if not isinstance(chunk, dict):
+            raise ModelError(f"{where} sent a chunk that is not a JSON object: {text[:200]}")
+        if chunk.get("error"):
+            error = chunk["error"]
+            detail = error.get("message") if isinstance(error, dict) else None
+            raise ModelError(f"{where} failed: {detail or error}")
+        return chunk
 
     async def aclose(self) -> None:
         await self._client.close()
