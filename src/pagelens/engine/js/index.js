@@ -3,6 +3,7 @@
 // page's globals (docs/architecture.md, "The engine").
 import { accessibleName } from './accname.js';
 import { actions } from './actions.js';
+import { arrive, keepArrivalSummary } from './arrival.js';
 import { capture, elementById } from './capture.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
@@ -18,6 +19,10 @@ export const engine = {
   // Started when the engine is loaded into an isolated world (browser/world.py): the
   // semantic view's recent events.
   watchChanges,
+  // A navigation's one call on arrival, and the summary the preloaded engine keeps for it
+  // (browser/world.py).
+  arrive,
+  keepArrivalSummary,
   // The name, role and visibility primitives for any element (the views only cover
   // controls): for tests and the name benchmark.
   accessibleName,
