@@ -4,6 +4,8 @@ keeps from `load` only while the page is as it was then."""
 
 from __future__ import annotations
 
+import pytest
+
 import pagelens
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.models import ActionResult
@@ -25,8 +27,12 @@ async def load(page: pagelens.Page, url: str, options: NavigationOptions = PAST_
     return result
 
 
-async def test_the_summary_on_arrival_is_the_one_a_fresh_capture_takes(page: pagelens.Page, site: str) -> None:
-    result = await load(page, f"{site}catalogue.html", NavigationOptions(settle=SettlePolicy()))
+# Kept from load (a fixed delay), or taken after settling.
+@pytest.mark.parametrize("settle", [SettlePolicy(fixed_ms=100), SettlePolicy()])
+async def test_the_summary_on_arrival_is_the_one_a_fresh_capture_takes(
+    page: pagelens.Page, site: str, settle: SettlePolicy
+) -> None:
+    result = await load(page, f"{site}catalogue.html", NavigationOptions(settle=settle))
     assert result.title == "Catalogue"
     assert result.summary == await page.summary("compact")
 

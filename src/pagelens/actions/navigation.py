@@ -193,8 +193,11 @@ async def _loaded(
 ) -> ActionResult:
     page = tab.playwright_page
     # The engine's world is made while the document loads, so that after `load` one call
-    # reads what the result says of the page (browser/arrival.py).
-    opening = asyncio.ensure_future(_open_world(tab.page))
+    # reads what the result says of the page (browser/arrival.py). A summary taken with no
+    # settling watched is taken by the engine right after `load`: where settling watches
+    # the page, it would only hold the watching up.
+    keep_summary = summary and options.settle.fixed_ms is not None
+    opening = asyncio.ensure_future(_expect_arrival(tab.page, keep_summary=keep_summary))
     load_complete = await tab.page.wait_for_load(options.load_wait)
     await settle(tab.page, options.settle, load_timeout=options.timeout)
     http_status = response.status if response is not None else None
@@ -232,9 +235,9 @@ async def _title(tab: Tab, arrival: Arrival | None, status: ContentScriptStatus 
     return "" if status is ContentScriptStatus.FAILED else await tab.title()
 
 
-async def _open_world(page: Page) -> None:
-    with contextlib.suppress(PagelensError, PlaywrightError):  # the first call after load tries again
-        await (await page.main_world()).open()
+async def _expect_arrival(page: Page, *, keep_summary: bool) -> None:
+    with contextlib.suppress(PagelensError, PlaywrightError):  # the arrival tries again
+        await page.expect_arrival(keep_summary=keep_summary)
 
 
 async def _arrive(

@@ -1,6 +1,7 @@
 """What a navigation reports of the document it loaded, read in one call to the engine
 (`Page.arrive`; engine/js/arrival.js): every CDP round trip through Playwright's driver
-costs milliseconds, and a navigation used to make eight after `load`."""
+costs milliseconds, and asked one by one (error document, title, engine status, summary)
+these facts take eight after `load`."""
 
 from __future__ import annotations
 

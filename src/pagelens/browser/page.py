@@ -253,6 +253,15 @@ class Page:
         world = await self.main_world()
         return (await world.capture(spec.name, options, limit))["view"]
 
+    async def expect_arrival(self, *, keep_summary: bool) -> None:
+        """Make the engine's world in the document now loading, and with `keep_summary`
+        have the engine take the compact summary right after `load` and keep it for
+        `arrive` (engine/js/arrival.js): for a navigation that reads the page without
+        watching it settle. Either way, `arrive` after `load` is one round trip."""
+        world = await self.main_world()
+        if not keep_summary or await world.call_preloaded("expectArrival") is None:
+            await world.open()
+
     async def arrive(
         self,
         *,
@@ -263,8 +272,8 @@ class Page:
     ) -> Arrival | None:
         """What a navigation reports of the document it loaded, in one call to the engine
         preloaded in it (browser/arrival.py). With `summary`, the compact summary as
-        `summary("compact", timeout=summary_timeout, http_status=...)` takes it, most often
-        ready (taken by the engine at `load`); one that comes later than `summary_timeout`
+        `summary("compact", timeout=summary_timeout, http_status=...)` takes it, or the one
+        kept since `load` (`expect_arrival`); one that comes later than `summary_timeout`
         is `summary_error: summary_timeout`. None when the document has no preloaded
         engine. Raises CaptureTimeoutError when the page does not answer within `timeout`
         seconds, DocumentChanged when the document goes away meanwhile, CaptureError when

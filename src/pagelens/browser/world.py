@@ -10,9 +10,8 @@ per document and reused; a navigation destroys them and the next call makes a ne
 The engine itself is evaluated at the start of every new top-frame document
 (`preload_engine`), in the same named world, where it waits on the world's own global:
 compiling it then costs the page's load a moment instead of costing the first view
-tens of milliseconds after it. There it also takes the compact summary right after
-`load` and keeps it for the navigation's arrival (engine/js/arrival.js). Frames, and
-documents that started before, get the engine on demand.
+tens of milliseconds after it. Frames, and documents that started before, get it on
+demand.
 """
 
 from __future__ import annotations
@@ -69,7 +68,7 @@ _STALE_TRIES = 3
 async def preload_engine(session: CDPSession) -> None:
     """Evaluate the engine in the pagelens world of every new top-frame document of the
     session's page, before the page's own scripts run."""
-    source = f"if (window === top) (globalThis.{_PRELOADED} = {ENGINE.source()}).keepArrivalSummary();"
+    source = f"if (window === top) globalThis.{_PRELOADED} = {ENGINE.source()};"
     await session.send("Page.enable")  # scripts for new documents run only with the domain on
     await session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source, "worldName": WORLD_NAME})
 
@@ -80,11 +79,10 @@ def _failure(text: str) -> _Failure | None:
 
 # Calls a method of the entry object (`this`) with the arguments after its name.
 _CALL_METHOD = "function (name, ...args) { return this[name](...args); }"
-# The same on the engine preloaded in the world (null without one), once the engine is
-# started as a world's lookup of it would (`on_load`).
+# The same on the engine preloaded in the world (null without one).
 _CALL_PRELOADED = (
-    f"function (name, ...args) {{ const engine = globalThis.{_PRELOADED}; if (!engine) return null; "
-    f"engine.{ENGINE.on_load}(); return engine[name](...args); }}"
+    f"function (name, ...args) {{ const engine = globalThis.{_PRELOADED}; "
+    "return engine ? engine[name](...args) : null; }"
 )
 
 
@@ -120,8 +118,9 @@ class FrameWorld:
         timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
     ) -> Any:
         """As `call`, on the engine preloaded at the document's start, in one round trip
-        (no handle on it is looked up); None when the document has none (it started
-        before the engine was preloaded). The method must not return null."""
+        (no handle on it is looked up, and the entry's `on_load` is not run: the method
+        starts what it needs); None when the document has none (it started before the
+        engine was preloaded). The method must not return null."""
         return await self.apply(_CALL_PRELOADED, name, *args, timeout=timeout)
 
     async def open(self) -> None:

@@ -5248,13 +5248,17 @@ var bundle = (() => {
   var kept = null;
   var timer = 0;
   var asked = false;
-  function keepArrivalSummary() {
-    addEventListener("load", () => {
+  function expectArrival() {
+    if (asked || kept || timer) return true;
+    const keep = () => {
       if (!asked) timer = setTimeout(keepSummary, 0);
-    }, { once: true });
+    };
+    if (document.readyState === "complete") keep();
+    else addEventListener("load", keep, { once: true });
+    return true;
   }
-  function viewport() {
-    return [scrollX, scrollY, innerWidth, innerHeight].join(",");
+  function standing() {
+    return [location.href, scrollX, scrollY, innerWidth, innerHeight].join(" ");
   }
   function keepSummary() {
     timer = 0;
@@ -5265,7 +5269,7 @@ var bundle = (() => {
         if (changedPage(records)) drop();
       });
       for (const root of [document, ...scan.shadowRoots]) observer.observe(root, WATCHED3);
-      kept = { view: result.view, observer, at: viewport() };
+      kept = { view: result.view, observer, at: standing() };
     } catch {
       kept = null;
     }
@@ -5281,12 +5285,13 @@ var bundle = (() => {
   function keptSummary(options) {
     if (!kept) return null;
     if (changedPage(kept.observer.takeRecords())) drop();
-    const usable = kept && kept.at === viewport() && options.maskContactDetails !== false && !options.baseUrl && !(options.httpStatus >= 400);
+    const usable = kept && kept.at === standing() && options.maskContactDetails !== false && !options.baseUrl && !(options.httpStatus >= 400);
     const view = usable ? kept.view : null;
     drop();
     return view;
   }
   function arrive(summary, options) {
+    watchChanges();
     const facts = { doc: actDocToken(), href: location.href, title: document.title };
     if (!summary) return facts;
     asked = true;
@@ -5311,10 +5316,9 @@ var bundle = (() => {
     // Started when the engine is loaded into an isolated world (browser/world.py): the
     // semantic view's recent events.
     watchChanges,
-    // A navigation's one call on arrival, and the summary the preloaded engine keeps for it
-    // (browser/world.py).
+    // A navigation's one call on arrival, and the summary kept for it from `load`.
     arrive,
-    keepArrivalSummary,
+    expectArrival,
     // The name, role and visibility primitives for any element (the views only cover
     // controls): for tests and the name benchmark.
     accessibleName,
