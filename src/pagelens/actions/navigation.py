@@ -22,11 +22,12 @@ from urllib.parse import urljoin, urlsplit
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Response
 
-from pagelens.actions.engine_status import engine_status
+from pagelens.actions.engine_status import PROBE_TIMEOUT_S, engine_status
 from pagelens.actions.errors import ActionError
 from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
+from pagelens.browser.arrival import Arrival
 from pagelens.browser.error_document import navigation_error
 from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
@@ -39,6 +40,7 @@ RESTRICTED_SCHEMES = (
 )  # fmt: skip
 _INTERRUPTION_RETRIES = 2
 _ERROR_PAGE_WAIT_MS = 2000
+_ARRIVAL_GRACE_S = 0.5  # on top of the arrival's limit: making the world, the last round trip
 _MAX_URL_CHARS = 120
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 _HOST_PORT_RE = re.compile(r"^[^:/]+:\d+(/|$)")
@@ -190,33 +192,88 @@ async def _loaded(
     tab: Tab, action: str, response: Response | None, options: NavigationOptions, *, summary: bool
 ) -> ActionResult:
     page = tab.playwright_page
+    # The engine's world is made while the document loads, so that after `load` one call
+    # reads what the result says of the page (browser/arrival.py). A summary taken with no
+    # settling watched is taken by the engine right after `load`: where settling watches
+    # the page, it would only hold the watching up.
+    keep_summary = summary and options.settle.fixed_ms is not None
+    opening = asyncio.ensure_future(_expect_arrival(tab.page, keep_summary=keep_summary))
     load_complete = await tab.page.wait_for_load(options.load_wait)
     await settle(tab.page, options.settle, load_timeout=options.timeout)
-    if (failed := await navigation_error(page)) is not None:
+    http_status = response.status if response is not None else None
+    arrival, status = await _arrive(tab.page, opening, options, summary=summary, http_status=http_status)
+    # Chromium's error document answers at once: a page that does not answer is not one.
+    asks = status is None and (arrival is None or arrival.error_document)
+    if asks and (failed := await navigation_error(page)) is not None:
         raise ActionError(failed.code, failed.message)
     tab.last_url = page.url
     result = ActionResult(
         success=True,
         action=action,
         url=page.url,
-        title=await tab.title(),
+        title=await _title(tab, arrival, status),
         tab_id=tab.id,
-        http_status=response.status if response is not None else None,
-        message=f"loaded {page.url}" + (f" (HTTP {response.status})" if response is not None else ""),
+        http_status=http_status,
+        message=f"loaded {page.url}" + (f" (HTTP {http_status})" if http_status is not None else ""),
         load_complete=load_complete,
     )
     if not load_complete:
         result.message = f"{result.message}; {_still_loading(tab.page, options.load_wait)}"
-    await landed(tab, result, summary=summary, summary_timeout=options.summary_timeout)
+    if arrival is not None and not arrival.error_document:
+        result.content_script_status = ContentScriptStatus.LOADED
+        if summary:
+            result.summary, result.summary_error = arrival.summary, arrival.summary_error
+    else:
+        await landed(tab, result, summary=summary, summary_timeout=options.summary_timeout, status=status)
     return result
 
 
-async def landed(tab: Tab, result: ActionResult, *, summary: bool, summary_timeout: float) -> None:
-    """What `result` says of the document an action loaded: whether the engine runs in it,
-    and (with `summary`) its compact summary. Where the engine did not answer, the summary
-    is not waited for a second time. (Chromium's error page still gets one: it says what
-    went wrong.)"""
-    status = await engine_status(tab)
+async def _title(tab: Tab, arrival: Arrival | None, status: ContentScriptStatus | None) -> str:
+    if arrival is not None:
+        return arrival.title
+    # A page too busy to answer the engine is too busy to say its title.
+    return "" if status is ContentScriptStatus.FAILED else await tab.title()
+
+
+async def _expect_arrival(page: Page, *, keep_summary: bool) -> None:
+    with contextlib.suppress(PagelensError, PlaywrightError):  # the arrival tries again
+        await page.expect_arrival(keep_summary=keep_summary)
+
+
+async def _arrive(
+    page: Page, opening: asyncio.Future[None], options: NavigationOptions, *, summary: bool, http_status: int | None
+) -> tuple[Arrival | None, ContentScriptStatus | None]:
+    """The document's arrival (Page.arrive); else (None, FAILED) when the page did not
+    answer in time, or (None, None) when it has to be asked in separate calls: the
+    document has no preloaded engine, went away meanwhile, or the engine failed."""
+    # As long as the status probe and the summary would each have waited on their own.
+    limit = max(PROBE_TIMEOUT_S, options.summary_timeout)
+    try:
+        async with asyncio.timeout(limit + _ARRIVAL_GRACE_S):  # making the world waits for the page too
+            await opening
+            arrival = await page.arrive(
+                summary=summary, http_status=http_status, summary_timeout=options.summary_timeout, timeout=limit
+            )
+    except (TimeoutError, CaptureTimeoutError):
+        return None, ContentScriptStatus.FAILED
+    except (PagelensError, PlaywrightError):
+        return None, None
+    return arrival, None
+
+
+async def landed(
+    tab: Tab,
+    result: ActionResult,
+    *,
+    summary: bool,
+    summary_timeout: float,
+    status: ContentScriptStatus | None = None,
+) -> None:
+    """What `result` says of the document an action loaded: whether the engine runs in it
+    (`status`, where already known), and (with `summary`) its compact summary. Where the
+    engine did not answer, the summary is not waited for a second time. (Chromium's error
+    page still gets one: it says what went wrong.)"""
+    status = status or await engine_status(tab)
     result.content_script_status = status
     if not summary:
         return

@@ -14,6 +14,7 @@ from playwright.async_api import Page as PlaywrightPage
 from pydantic import ValidationError
 
 from pagelens.browser import loading
+from pagelens.browser.arrival import Arrival, arrival
 from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
@@ -220,18 +221,12 @@ class Page:
                 "maskContactDetails": mask_contact_details,
             },
         )
-        options = {
-            "maxControls": capture_request.maxControls,
-            "maxHeadings": capture_request.maxHeadings,
-            "includeValues": capture_request.includeValues,
-            "maxDomChars": capture_request.maxDomChars,
-            "maxSkeletonBytes": MAX_SKELETON_BYTES,
-            "baseUrl": capture_request.baseUrl,
-            "maskContactDetails": capture_request.maskContactDetails,
-            "includeOffscreen": _flag("include_offscreen", include_offscreen),
-            "includeBoxes": _flag("include_boxes", include_boxes),
-            "httpStatus": _http_status(http_status),
-        }
+        options = _engine_options(
+            capture_request,
+            include_offscreen=_flag("include_offscreen", include_offscreen),
+            include_boxes=_flag("include_boxes", include_boxes),
+            http_status=http_status,
+        )
         spec = VIEW_SPECS[mode]
         options["frames"] = spec.frames
         limit = time_limit(timeout, spec.timeout)
@@ -257,6 +252,43 @@ class Page:
             return await capture_frames(self._worlds, spec.name, options, max_depth, limit)
         world = await self.main_world()
         return (await world.capture(spec.name, options, limit))["view"]
+
+    async def expect_arrival(self, *, keep_summary: bool) -> None:
+        """Make the engine's world in the document now loading, and with `keep_summary`
+        have the engine take the compact summary right after `load` and keep it for
+        `arrive` (engine/js/arrival.js): for a navigation that reads the page without
+        watching it settle. Either way, `arrive` after `load` is one round trip."""
+        world = await self.main_world()
+        if not keep_summary or await world.call_preloaded("expectArrival") is None:
+            await world.open()
+
+    async def arrive(
+        self,
+        *,
+        summary: bool,
+        http_status: int | None = None,
+        summary_timeout: float | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
+    ) -> Arrival | None:
+        """What a navigation reports of the document it loaded, in one call to the engine
+        preloaded in it (browser/arrival.py). With `summary`, the compact summary as
+        `summary("compact", timeout=summary_timeout, http_status=...)` takes it, or the one
+        kept since `load` (`expect_arrival`); one that comes later than `summary_timeout`
+        is `summary_error: summary_timeout`. None when the document has no preloaded
+        engine. Raises CaptureTimeoutError when the page does not answer within `timeout`
+        seconds, DocumentChanged when the document goes away meanwhile, CaptureError when
+        the engine fails."""
+        summary_limit = time_limit(summary_timeout, VIEW_SPECS["compact"].timeout)
+        options = _engine_options(_capture_request(None, {}), http_status=http_status)
+        # As `FrameWorld.capture` budgets a view: the engine returns what it has in time.
+        options["timeoutMs"] = max(1, int(summary_limit * 1000 * 0.8))
+        world = await self.main_world()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        facts = await world.call_preloaded("arrive", summary, options, timeout=timeout)
+        if facts is None:
+            return None
+        return arrival(facts, summary_late=loop.time() - started > summary_limit)
 
     # ---- lists that grow as they scroll
 
@@ -300,6 +332,24 @@ class Page:
 _WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
 _GRACE_S = 0.5  # on top of a view's limit: the last CDP round trip after Chromium stops the script
 _MAX_TIMEOUT_S = 300.0
+
+
+def _engine_options(
+    request: CaptureRequest, *, include_offscreen: bool = False, include_boxes: bool = False, http_status: object
+) -> dict[str, Any]:
+    """A capture's options as the engine reads them."""
+    return {
+        "maxControls": request.maxControls,
+        "maxHeadings": request.maxHeadings,
+        "includeValues": request.includeValues,
+        "maxDomChars": request.maxDomChars,
+        "maxSkeletonBytes": MAX_SKELETON_BYTES,
+        "baseUrl": request.baseUrl,
+        "maskContactDetails": request.maskContactDetails,
+        "includeOffscreen": include_offscreen,
+        "includeBoxes": include_boxes,
+        "httpStatus": _http_status(http_status),
+    }
 
 
 def _flag(name: str, value: object) -> bool:

@@ -79,6 +79,11 @@ def _failure(text: str) -> _Failure | None:
 
 # Calls a method of the entry object (`this`) with the arguments after its name.
 _CALL_METHOD = "function (name, ...args) { return this[name](...args); }"
+# The same on the engine preloaded in the world (null without one).
+_CALL_PRELOADED = (
+    f"function (name, ...args) {{ const engine = globalThis.{_PRELOADED}; "
+    "return engine ? engine[name](...args) : null; }"
+)
 
 
 @dataclass
@@ -106,6 +111,23 @@ class FrameWorld:
         left over from an earlier document is made again."""
         return await self.apply(_CALL_METHOD, name, *args, timeout=timeout, by_value=by_value, entry=entry)
 
+    async def call_preloaded(
+        self,
+        name: str,
+        *args: Any,
+        timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
+    ) -> Any:
+        """As `call`, on the engine preloaded at the document's start, in one round trip
+        (no handle on it is looked up, and the entry's `on_load` is not run: the method
+        starts what it needs); None when the document has none (it started before the
+        engine was preloaded). The method must not return null."""
+        return await self.apply(_CALL_PRELOADED, name, *args, timeout=timeout)
+
+    async def open(self) -> None:
+        """Make (or find) the world of the frame's current document now: a navigation does
+        it while the document loads, so that its first call after `load` is one round trip."""
+        await self._create()
+
     async def apply(
         self,
         function: str,
@@ -116,11 +138,11 @@ class FrameWorld:
     ) -> Any:
         """The JavaScript `function` declaration called with `this` set to the entry
         object, as `call` does (for tests and benchmarks that reach the primitives)."""
-        label = args[0] if function is _CALL_METHOD else "a script"
+        label = args[0] if function in (_CALL_METHOD, _CALL_PRELOADED) else "a script"
         for attempt in range(1, _STALE_TRIES + 1):
             try:
-                handle = await self._entry(entry)
-                reply = await asyncio.wait_for(self._send(handle, function, args, by_value), timeout)
+                target = await self._target(function, entry)
+                reply = await asyncio.wait_for(self._send(target, function, args, by_value), timeout)
             except TimeoutError as exc:
                 raise CaptureTimeoutError(f"the page did not answer {label} within {timeout:g} s") from exc
             except PlaywrightError as exc:
@@ -167,15 +189,30 @@ class FrameWorld:
         with contextlib.suppress(PlaywrightError):  # gone with its document: nothing to release
             await self.session.send("Runtime.releaseObject", {"objectId": object_id})
 
+    async def _target(self, function: str, entry: EntryScript) -> dict[str, Any]:
+        """What `function` is called on: the world itself for the preloaded engine, else
+        the handle on `entry`'s object."""
+        if function is _CALL_PRELOADED:
+            if self.context_id is None:
+                await self._create()
+            return {"executionContextId": self.context_id}
+        return {"objectId": await self._entry(entry)}
+
+    async def _create(self) -> None:
+        """Create the world in the frame's current document, or find the one made before
+        (Chromium answers the same context for the same name and document)."""
+        created = await self.session.send(
+            "Page.createIsolatedWorld",
+            {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
+        )
+        if created["executionContextId"] != self.context_id:
+            self.context_id = created["executionContextId"]
+            self._entries.clear()
+
     async def _entry(self, entry: EntryScript) -> str:
         """The handle on `entry`'s object in this world, creating world and object once."""
         if self.context_id is None:
-            created = await self.session.send(
-                "Page.createIsolatedWorld",
-                {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
-            )
-            self.context_id = created["executionContextId"]
-            self._entries.clear()
+            await self._create()
         handle = self._entries.get(entry.name)
         if handle is None:
             # The engine preloaded at the document's start is looked up instead of evaluated.
@@ -207,13 +244,15 @@ class FrameWorld:
         object_id: str | None = reply["result"].get("objectId")
         return object_id
 
-    async def _send(self, handle: str, function: str, args: tuple[Any, ...], by_value: bool) -> dict[str, Any]:
+    async def _send(
+        self, target: dict[str, Any], function: str, args: tuple[Any, ...], by_value: bool
+    ) -> dict[str, Any]:
         arguments = [{"objectId": a.object_id} if isinstance(a, RemoteObject) else {"value": a} for a in args]
         reply: dict[str, Any] = await self.session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": function,
-                "objectId": handle,
+                **target,
                 "arguments": arguments,
                 "returnByValue": by_value,
                 "awaitPromise": True,

@@ -2838,14 +2838,14 @@ var bundle = (() => {
         const found = addedMessage(el);
         if (found) additions.push({ el, at, ...found });
       }
-      const kept = [];
+      const kept2 = [];
       for (const addition of additions) {
         const twin = removals.findIndex((removal) => sameLook(removal, addition));
         if (twin >= 0) removals.splice(twin, 1);
-        else kept.push(addition);
+        else kept2.push(addition);
       }
       for (const removal of removals) this.record(removal, "removed");
-      for (const addition of kept) this.record(addition, "added");
+      for (const addition of kept2) this.record(addition, "added");
       for (const [el, at] of this.texts) {
         if (!el.isConnected || this.isNew(el) || this.spent()) continue;
         const found = changedText(el);
@@ -4214,11 +4214,11 @@ var bundle = (() => {
   }
   function interactionView(scan, options) {
     const builder = new SelectorBuilder(scan.shadowRoots, { mask: scan.mask });
-    const kept = capControls(scan.controls, options.maxControls);
+    const kept2 = capControls(scan.controls, options.maxControls);
     const controls = [];
     const aimap = {};
     const rootDeadline = options.deadline;
-    for (const control of kept) {
+    for (const control of kept2) {
       if (rootDeadline.expired()) break;
       const el = control.el;
       const selector = builder.build(el) ?? void 0;
@@ -4539,6 +4539,9 @@ var bundle = (() => {
     });
   }
   function capture(mode, options) {
+    return captureWithScan(mode, options).result;
+  }
+  function captureWithScan(mode, options) {
     const build = VIEWS[mode];
     if (!build) throw new Error(`unknown view: ${mode}`);
     const started = performance.now();
@@ -4554,7 +4557,7 @@ var bundle = (() => {
       readPageAs(null);
     }
     if (!options.warmUp) noteView(mode);
-    return {
+    const result = {
       view,
       frames: options.frames ? frameOwners(scan) : [],
       // only for views stitched across frames
@@ -4567,6 +4570,7 @@ var bundle = (() => {
         ms: Math.round(performance.now() - started)
       }
     };
+    return { result, scan };
   }
   function elementById(id) {
     return resolveId(id);
@@ -5143,9 +5147,9 @@ var bundle = (() => {
   // src/pagelens/engine/js/act_ready.js
   function actNextFrame() {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 50);
+      const timer2 = setTimeout(resolve, 50);
       requestAnimationFrame(() => {
-        clearTimeout(timer);
+        clearTimeout(timer2);
         resolve();
       });
     });
@@ -5253,6 +5257,70 @@ var bundle = (() => {
     loadEnd: actLoadEnd
   };
 
+  // src/pagelens/engine/js/arrival.js
+  var KEEP_BUDGET_MS = 1e3;
+  var WATCHED3 = { subtree: true, childList: true, characterData: true, attributes: true };
+  var kept = null;
+  var timer = 0;
+  var asked = false;
+  function expectArrival() {
+    if (asked || kept || timer) return true;
+    const keep = () => {
+      if (!asked) timer = setTimeout(keepSummary, 0);
+    };
+    if (document.readyState === "complete") keep();
+    else addEventListener("load", keep, { once: true });
+    return true;
+  }
+  function standing() {
+    return [location.href, scrollX, scrollY, innerWidth, innerHeight].join(" ");
+  }
+  function keepSummary() {
+    timer = 0;
+    try {
+      const { result, scan } = captureWithScan("compact", { timeoutMs: KEEP_BUDGET_MS, warmUp: true });
+      if (result.stats.partial) return;
+      const observer = new MutationObserver((records) => {
+        if (changedPage(records)) drop();
+      });
+      for (const root of [document, ...scan.shadowRoots]) observer.observe(root, WATCHED3);
+      kept = { view: result.view, observer, at: standing() };
+    } catch {
+      kept = null;
+    }
+  }
+  function changedPage(records) {
+    return records.some((r) => r.type !== "attributes" || r.attributeName !== ID_ATTR);
+  }
+  function drop() {
+    if (!kept) return;
+    kept.observer.disconnect();
+    kept = null;
+  }
+  function keptSummary(options) {
+    if (!kept) return null;
+    if (changedPage(kept.observer.takeRecords())) drop();
+    const usable = kept && kept.at === standing() && options.maskContactDetails !== false && !options.baseUrl && !(options.httpStatus >= 400);
+    const view = usable ? kept.view : null;
+    drop();
+    return view;
+  }
+  function arrive(summary, options) {
+    watchChanges();
+    const facts = { doc: actDocToken(), href: location.href, title: document.title };
+    if (!summary) return facts;
+    asked = true;
+    clearTimeout(timer);
+    try {
+      const view = keptSummary(options);
+      if (view) noteView("compact");
+      facts.summary = view || capture("compact", options).view;
+    } catch (e) {
+      facts.summaryError = String(e && e.message || e);
+    }
+    return facts;
+  }
+
   // src/pagelens/engine/js/index.js
   var engine = {
     version: 2,
@@ -5263,6 +5331,9 @@ var bundle = (() => {
     // Started when the engine is loaded into an isolated world (browser/world.py): the
     // semantic view's recent events.
     watchChanges,
+    // A navigation's one call on arrival, and the summary kept for it from `load`.
+    arrive,
+    expectArrival,
     // The name, role and visibility primitives for any element (the views only cover
     // controls): for tests and the name benchmark.
     accessibleName,

@@ -33,6 +33,12 @@ function frameOwners(scan) {
 }
 
 export function capture(mode, options) {
+  return captureWithScan(mode, options).result;
+}
+
+// A capture and the scan it was made from, for a caller that keeps the view and watches
+// what it covered (arrival.js).
+export function captureWithScan(mode, options) {
   const build = VIEWS[mode];
   if (!build) throw new Error(`unknown view: ${mode}`);
   const started = performance.now();
@@ -48,7 +54,7 @@ export function capture(mode, options) {
     readPageAs(null);
   }
   if (!options.warmUp) noteView(mode);
-  return {
+  const result = {
     view,
     frames: options.frames ? frameOwners(scan) : [], // only for views stitched across frames
     stats: {
@@ -60,6 +66,7 @@ export function capture(mode, options) {
       ms: Math.round(performance.now() - started),
     },
   };
+  return { result, scan };
 }
 
 // Only the element the id was given to: a copied attribute never answers.

@@ -1,0 +1,65 @@
+"""A navigation's arrival (browser/arrival.py): what it reports of the loaded document,
+read in one call to the engine preloaded in it, with the compact summary the engine
+keeps from `load` only while the page is as it was then."""
+
+from __future__ import annotations
+
+import pytest
+
+import pagelens
+from pagelens.actions.dialogs import DialogPolicy
+from pagelens.actions.models import ActionResult
+from pagelens.actions.navigation import NavigationOptions, navigate
+from pagelens.actions.settle import SettlePolicy
+from pagelens.actions.tabs import Tab
+
+pytest_plugins = ["actions_support"]  # the `site` fixture
+
+# Past the fixtures' changes 100 ms after load, with nothing watched meanwhile.
+PAST_THE_CHANGES = NavigationOptions(settle=SettlePolicy(fixed_ms=400))
+
+
+async def load(page: pagelens.Page, url: str, options: NavigationOptions = PAST_THE_CHANGES) -> ActionResult:
+    tab = Tab("t1", page, DialogPolicy())
+    tab.attach(page)
+    result = await navigate(tab, url, options, summary=True, base="")
+    assert result.content_script_status == "loaded" and result.summary is not None, result
+    return result
+
+
+# Kept from load (a fixed delay), or taken after settling.
+@pytest.mark.parametrize("settle", [SettlePolicy(fixed_ms=100), SettlePolicy()])
+async def test_the_summary_on_arrival_is_the_one_a_fresh_capture_takes(
+    page: pagelens.Page, site: str, settle: SettlePolicy
+) -> None:
+    result = await load(page, f"{site}catalogue.html", NavigationOptions(settle=settle))
+    assert result.title == "Catalogue"
+    assert result.summary == await page.summary("compact")
+
+
+async def test_a_page_that_changed_after_load_is_summarised_as_it_is_now(page: pagelens.Page, site: str) -> None:
+    summary = (await load(page, f"{site}changes-after-load.html")).summary
+    assert summary is not None
+    assert summary.headings == ["h1: Your orders"]
+    assert [action.label for action in summary.primary_actions] == ["Track parcel"]
+
+
+async def test_a_page_that_scrolled_after_load_is_summarised_as_it_shows_now(page: pagelens.Page, site: str) -> None:
+    summary = (await load(page, f"{site}scrolls-after-load.html")).summary
+    assert summary is not None
+    assert summary.primary_actions[0].label == "Subscribe"  # above the fold now
+    assert summary == await page.summary("compact")
+
+
+async def test_a_document_without_the_preloaded_engine_is_read_in_separate_calls(
+    browser: pagelens.Browser, site: str
+) -> None:
+    page = pagelens.Page(await browser.context.new_page())  # a tab pagelens did not open
+    try:
+        await page.goto(f"{site}search.html")
+        assert await page.arrive(summary=True) is None
+        result = await load(page, f"{site}catalogue.html")
+        assert result.title == "Catalogue"
+        assert result.summary is not None and result.summary.title == "Catalogue"
+    finally:
+        await page.close()
