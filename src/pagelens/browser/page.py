@@ -259,8 +259,9 @@ class Page:
         `arrive` (engine/js/arrival.js): for a navigation that reads the page without
         watching it settle. Either way, `arrive` after `load` is one round trip."""
         world = await self.main_world()
-        if not keep_summary or await world.call_preloaded("expectArrival") is None:
-            await world.open()
+        await world.open()  # the world of this document, not of the one before
+        if keep_summary:
+            await world.call_preloaded("expectArrival")
 
     async def arrive(
         self,
