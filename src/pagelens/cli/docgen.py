@@ -115,8 +115,9 @@ missing.
 **`content_script_status`.** The engine is pagelens' content script: it is put into an
 isolated world of every new document over CDP (as the document starts, in the tabs
 pagelens opens; when first needed elsewhere), so, unlike an extension's content script,
-it never needs a reload to get in. After a load pagelens asks it for its
-document's token (within 3 s):
+it never needs a reload to get in. After a load pagelens asks it, in one call, for its
+document's token, address and title, and the summary (within 3 s, or the summary's own
+limit where that is longer):
 
 | value | meaning |
 |---|---|
@@ -139,6 +140,18 @@ timeout. Such a page is settled and read as it is: the result says `load_complet
 and its message how many requests were still open and the oldest of them. Otherwise
 `load_complete` is `true`. The summary comes either way. An HTTP error page (404, 500)
 has loaded: `http_status` and the summary's `error_page` type say what it is.
+
+In the tabs pagelens opens, a navigation that settles by a fixed delay (`fixed_ms`, see
+Settling) has the engine take the compact summary by itself right after `load` (in its
+own world, as the page's own scripts carry on) and keep it for the result, which then
+need not wait for it. It is handed out only when it still holds: nothing in the DOM
+changed since (the ids pagelens stamps aside), the page kept its address (a `pushState`
+counts), did not scroll and kept its viewport size, and the navigation asks for it as it
+was taken (contact details masked, no HTTP error status); otherwise the summary is taken
+afresh, as a summary asked for later would be. (Where settling watches the page, a
+summary taken at `load` would only hold the watching up: the summary is taken once it
+has settled.) A summary that comes later than its own limit is
+`summary_error: "summary_timeout"`, whichever way it was taken.
 """
 _SETTLING = f"""## Settling
 
