@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from pydantic_core import from_json, to_json
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Row, event, select, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -136,6 +136,24 @@ class Database:
                     _open.reset(joined)
         except SQLAlchemyError as exc:
             raise StoreError(f"the database at {shown(self.engine.url)} failed: {_first_line(exc)}") from exc
+
+    async def update_row(
+        self, table: Any, row_id: str, values: dict[str, Any], fields: Sequence[Any]
+    ) -> Row[Any] | None:
+        """Set `values` on the row of `table` whose id is `row_id` and read back its
+        `fields` in the same statement (UPDATE ... RETURNING); with no values, just read
+        them. None when there is no such row."""
+        statement: Any = select(*fields).where(table.id == row_id)
+        if values:
+            statement = (
+                update(table)
+                .where(table.id == row_id)
+                .values({getattr(table, key): value for key, value in values.items()})
+                .returning(*fields)
+                .execution_options(synchronize_session=False)  # no ORM object of it is read after
+            )
+        async with self.transaction() as session:
+            return (await session.execute(statement)).one_or_none()
 
 
 # The transaction open in this task, which the repositories' calls join.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from pagelens.store.database import Database
 from pagelens.store.errors import RecordNotFoundError
@@ -58,20 +58,7 @@ class RunRepository:
 
     async def update(self, run_id: str, changes: RunChanges) -> RunRecord:
         values = changes.model_dump(exclude_unset=True)
-        if not values:
-            found = await self.get(run_id)
-            if found is None:
-                raise RecordNotFoundError(f"no run has the id {run_id!r}")
-            return found
-        statement = (
-            update(RunRow)
-            .where(RunRow.id == run_id)
-            .values({getattr(RunRow, key): value for key, value in values.items()})
-            .returning(*RUN_FIELDS)
-            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
-        )
-        async with self._database.transaction() as session:
-            row = (await session.execute(statement)).one_or_none()
+        row = await self._database.update_row(RunRow, run_id, values, RUN_FIELDS)
         if row is None:
             raise RecordNotFoundError(f"no run has the id {run_id!r}")
         return RunRecord.model_validate(row)

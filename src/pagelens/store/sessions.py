@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pagelens.store.database import Database
@@ -83,20 +83,7 @@ class SessionRepository:
             values["details"] = values.pop("metadata")
         if "url" in values and "domain" not in values:
             values["domain"] = root_domain(values["url"])
-        if not values:
-            found = await self.get(session_id)
-            if found is None:
-                raise RecordNotFoundError(f"no session has the id {session_id!r}")
-            return found
-        statement = (
-            update(SessionRow)
-            .where(SessionRow.id == session_id)
-            .values({getattr(SessionRow, key): value for key, value in values.items()})
-            .returning(*SESSION_FIELDS)
-            .execution_options(synchronize_session=False)  # no ORM object of it is read after (Core reads)
-        )
-        async with self._database.transaction() as session:
-            row = (await session.execute(statement)).one_or_none()
+        row = await self._database.update_row(SessionRow, session_id, values, SESSION_FIELDS)
         if row is None:
             raise RecordNotFoundError(f"no session has the id {session_id!r}")
         return SessionRecord.model_validate(row)
