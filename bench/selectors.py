@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import BrowserContext, Frame
+from playwright.async_api import BrowserContext, CDPSession, Frame
 from playwright.async_api import Page as PlaywrightPage
 from rich.console import Console
 from rich.markup import escape
@@ -209,20 +209,27 @@ async def load_and_stop(context: BrowserContext, url: str) -> pagelens.Page:
     when loaded, not after timers moved things around. Images, media and fonts are not
     fetched (they cannot change what a selector matches)."""
     tab = await context.new_page()
-    await tab.route("**/*", _skip_slow_resources)
-    cdp = await context.new_cdp_session(tab)
+    await tab.route("**/*", skip_slow_resources)
     page = pagelens.Page(tab)
+    await load_frozen(page, await context.new_cdp_session(tab), url)
+    return page
+
+
+async def load_frozen(page: pagelens.Page, cdp: CDPSession, url: str, seconds: float = NAVIGATION_TIMEOUT_S) -> None:
+    """Load `url` with scripts on, then stop them (`cdp`: the tab's session), so the
+    page stays as it was when loaded."""
+    await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
     try:
-        await page.goto(url, timeout=NAVIGATION_TIMEOUT_S)
+        await page.goto(url, timeout=seconds)
     except PagelensError as exc:
         if exc.code != ErrorCode.NAVIGATION_TIMEOUT:
             raise
         # A page whose load event never comes is still a page: compare what rendered.
     await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
-    return page
 
 
-async def _skip_slow_resources(route: Any) -> None:
+async def skip_slow_resources(route: Any) -> None:
+    """Images, media and fonts are not fetched: they cannot change what a selector matches."""
     if route.request.resource_type in _SLOW_RESOURCES:
         await route.abort()
     else:

@@ -5,11 +5,10 @@ of what was found."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
 import pagelens
 from pagelens.actions import Session
@@ -135,15 +134,6 @@ async def test_a_build_in_playwrights_cache_launches(tmp_path: Path) -> None:
     with pytest.raises(InvalidRequestError):
         await Session.start(browser="chromium", cdp_url="http://127.0.0.1:9")
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pagelens.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_the_browser_option_of_the_cli(tmp_path: Path) -> None:

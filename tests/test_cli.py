@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from actions_support import serve_actions
+from cli_support import run_cli
 
 import pagelens
 from pagelens.engine.models import VIEWS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"
 
-
-def run_cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pagelens.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_snapshot_of_a_local_file_prints_the_compact_summary() -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
 import pagelens
 from bench.extract import bench_pages, score
@@ -185,15 +184,6 @@ async def test_analyze_markdown_and_the_mcp_tool(session: Session, fixtures_url:
 
 # ---- the command line
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pagelens.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_cli_prints_markdown_and_json(tmp_path: Path) -> None:

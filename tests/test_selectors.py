@@ -20,18 +20,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from playwright.async_api import CDPSession, Frame, Route
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
 
 import pagelens
 from bench.corpus import answer_https_from_disk, corpus_pages
-from bench.selectors import sweep_page
-from pagelens.errors import PagelensError
+from bench.selectors import load_frozen, skip_slow_resources, sweep_page
 
 WORKERS = 4
 CAPTURE_LIMIT_S = 60.0
 _ICON_GLYPHS = re.compile("[\ue000-\uf8ff]")
-_SLOW_RESOURCES = {"image", "media", "font"}
 
 # [[id or null, selector]] -> for each: null when it matches exactly the element stamped
 # `id` (any single element when id is null), else what went wrong. Also reports each
@@ -173,27 +171,6 @@ async def check_page(page: pagelens.Page, where: str) -> Tally:
     return tally
 
 
-async def _block_slow_resources(route: Route) -> None:
-    # Images, media and fonts cannot change which element a selector matches.
-    if route.request.resource_type in _SLOW_RESOURCES:
-        await route.abort()
-    else:
-        await route.fallback()
-
-
-async def _load_and_freeze(page: pagelens.Page, cdp: CDPSession, url: str) -> None:
-    """Load a page, then stop its scripts: a page that keeps rewriting itself (ads,
-    consent tools) would otherwise change between the capture and the check."""
-    await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
-    try:
-        await page.goto(url, timeout=8)
-    except PagelensError as exc:
-        if exc.code != "navigation_timeout":
-            raise
-        # A page whose load event never comes is still a page: check what rendered.
-    await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
-
-
 @pytest.mark.corpus
 async def test_selectors_across_the_corpus(browser: pagelens.Browser, corpus_url: str) -> None:
     pages = list(corpus_pages())
@@ -207,12 +184,12 @@ async def test_selectors_across_the_corpus(browser: pagelens.Browser, corpus_url
     async def worker() -> None:
         page = await browser.new_page()
         pw = page.playwright_page
-        await pw.route("**/*", _block_slow_resources)
+        await pw.route("**/*", skip_slow_resources)
         cdp = await pw.context.new_cdp_session(pw)
         try:
             while not queue.empty():
                 entry = queue.get_nowait()
-                await _load_and_freeze(page, cdp, entry.path(corpus_url))
+                await load_frozen(page, cdp, entry.path(corpus_url), seconds=8)
                 try:
                     total.add(await check_page(page, entry.id))
                 except PlaywrightError as exc:

@@ -14,11 +14,11 @@ outside request interception too, and they are never content or controls.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 from playwright.async_api import BrowserContext, Route
 
 from pagelens.browser.page import Page
+from pagelens.engine.models import check_base_url
 from pagelens.errors import InvalidRequestError
 
 STATIC_BASE_URL = "http://static.pagelens.invalid/"
@@ -58,12 +58,9 @@ def static_base_url(base_url: str | None) -> str:
     if not isinstance(base_url, str):
         raise InvalidRequestError(f"base_url must be a string, not {type(base_url).__name__}")
     try:
-        parts = urlsplit(base_url)
+        return check_base_url(base_url)
     except ValueError as exc:
-        raise InvalidRequestError(f"base_url {base_url!r} is not a URL: {exc}") from exc
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidRequestError(f"base_url must be an absolute http(s) URL, not {base_url!r}")
-    return base_url
+        raise InvalidRequestError(f"base_url: {exc}") from exc
 
 
 def without_network_hints(html: str) -> str:
