@@ -1,7 +1,7 @@
 """Scroll containers in the semantic view (engine/js/semantic.js): looked for among the
 elements the page's style rules let scroll where its sheets can be read (stylerules.js),
-by reading every element's style where one cannot (a cross-origin sheet). Both ways find
-the same containers."""
+by reading every element's style where one cannot (a cross-origin sheet) or where the
+rules outnumber the elements. Every way finds the same containers."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ STYLE = (
     " .wide{height:60px;overflow-x:auto} .bar{height:60px} .bar::-webkit-scrollbar{width:4px}"
     " .clipped{height:60px;overflow:hidden} section > .child{height:60px;overflow:auto}"
     " .themed{--flow:auto;height:60px;overflow:var(--flow)}"
+    " .hides-x{height:60px;overflow-x:hidden}"
+    # The body's overflow is the viewport's: the page scrolls, the body is no container.
+    " html{height:100%} body{height:100%;overflow-x:hidden}"
     "</style>"
 )
 BODY = f"""
@@ -28,6 +31,7 @@ BODY = f"""
 <div class=wide data-k=overflow-x>{TALL}</div>
 <section><div class=child data-k=combinator>{TALL}</div></section>
 <div class=themed data-k=custom-property>{TALL}</div>
+<div class=hides-x data-k=hidden-x>{TALL}</div>
 <div style="height:60px;overflow:auto" data-k=inline>{TALL}</div>
 <div class=bar data-k=scrollbar-only>{TALL}</div>
 <div class=clipped data-k=hidden-overflow>{TALL}</div>
@@ -40,7 +44,12 @@ BODY = f"""
     "<style>.s{{height:60px;overflow:auto}}</style><div class=s data-k=shadow>{TALL}</div>";
 </script>
 """
-EXPECTED = ["class", "id", "media", "layer", "overflow-x", "combinator", "custom-property", "inline", "shadow"]
+EXPECTED = [
+    "class", "id", "media", "layer", "overflow-x", "combinator", "custom-property", "hidden-x", "inline", "shadow",
+]  # fmt: skip
+# More rules than the page has elements: the rules are not surveyed, every element's style
+# is read (stylerules.js, worthSurveying).
+MANY_RULES = "<style>" + "".join(f".unused-{i}{{color:red}}" for i in range(500)) + "</style>"
 
 
 async def scroller_keys(page: pagelens.Page, head: str | None = None) -> list[str]:
@@ -60,6 +69,7 @@ async def scroller_keys(page: pagelens.Page, head: str | None = None) -> list[st
         pytest.param(STYLE, id="sheets-read"),
         # A sheet from another origin cannot be read: every element's style is read instead.
         pytest.param('<link rel=stylesheet href="https://cdn.example.com/site.css">' + STYLE, id="sheets-opaque"),
+        pytest.param(MANY_RULES + STYLE, id="rules-outnumber-elements"),
     ],
 )
 async def test_scroll_containers_from_every_kind_of_rule(page: pagelens.Page, head: str) -> None:

@@ -629,50 +629,56 @@ var bundle = (() => {
   }
   var isComma = (c) => c === ",";
   var isCombinator = (c) => c === " " || c === ">" || c === "+" || c === "~" || c === "\n" || c === "	";
+  var questions = [];
+  var questionsByLonghand = /* @__PURE__ */ new Map();
+  function ruleQuestion(question) {
+    questions.push(question);
+    for (const longhand of [...question.longhands, "all"]) pushTo(questionsByLonghand, longhand, question);
+    return question;
+  }
   var sheetSurveys = /* @__PURE__ */ new WeakMap();
   function surveySheets(question) {
     const selectors = [];
     let complete = true;
     for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets || []]) {
       if (sheet.disabled) continue;
-      const found = surveySheet(sheet, question);
+      const found = surveySheet(sheet).get(question);
       if (!found.complete) complete = false;
       for (const selector of found.selectors) selectors.push(selector);
     }
     return { selectors, complete };
   }
-  function surveySheet(sheet, question) {
+  function surveySheet(sheet) {
     let length = -1;
     try {
       length = sheet.cssRules.length;
     } catch (e) {
     }
-    let surveys = sheetSurveys.get(sheet);
-    if (!surveys) sheetSurveys.set(sheet, surveys = /* @__PURE__ */ new Map());
-    let found = surveys.get(question.name);
+    let found = sheetSurveys.get(sheet);
     if (!found || found.length !== length) {
-      found = { length, ...readRules(sheet, question) };
-      surveys.set(question.name, found);
+      found = { length, answers: readRules(sheet) };
+      sheetSurveys.set(sheet, found);
     }
-    return found;
+    return found.answers;
   }
-  function readRules(sheet, question) {
-    const selectors = [];
-    let complete = true;
+  function readRules(sheet) {
+    const answers = new Map(questions.map((question) => [question, { selectors: [], complete: true }]));
     const visit = (rules, nested) => {
       for (const rule of rules) {
         if (rule.styleSheet) {
           try {
             visit(rule.styleSheet.cssRules, nested);
           } catch (e) {
-            complete = false;
+            incomplete(answers);
           }
           continue;
         }
-        const selectorText = rule.selectorText;
-        if (selectorText !== void 0 && rule.style && question.bears(rule)) {
-          if (nested) complete = false;
-          else selectors.push(...question.selectors(selectorText));
+        if (stylesElements(rule)) {
+          for (const question of bearingQuestions(rule)) {
+            const answer = answers.get(question);
+            if (nested) answer.complete = false;
+            else answer.selectors.push(...question.selectors(rule.selectorText));
+          }
         }
         if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules, nested || !keepsSelectorsAsTheyAre(rule));
       }
@@ -680,10 +686,26 @@ var bundle = (() => {
     try {
       visit(sheet.cssRules, false);
     } catch (e) {
-      complete = false;
+      incomplete(answers);
     }
-    return { selectors, complete };
+    return answers;
   }
+  function stylesElements(rule) {
+    return rule instanceof CSSStyleRule || typeof CSSNestedDeclarations !== "undefined" && rule instanceof CSSNestedDeclarations;
+  }
+  function incomplete(answers) {
+    for (const answer of answers.values()) answer.complete = false;
+  }
+  function bearingQuestions(rule) {
+    const style = rule.style;
+    let asked2 = null;
+    for (let i = 0; i < style.length; i++) {
+      const asking = questionsByLonghand.get(style[i]);
+      if (asking) for (const question of asking) (asked2 ||= /* @__PURE__ */ new Set()).add(question);
+    }
+    return asked2 ? [...asked2].filter((question) => question.bears(rule)) : NONE;
+  }
+  var NONE = Object.freeze([]);
   function keepsSelectorsAsTheyAre(rule) {
     return rule instanceof CSSConditionRule || rule instanceof CSSLayerBlockRule || typeof CSSStartingStyleRule !== "undefined" && rule instanceof CSSStartingStyleRule;
   }
@@ -691,10 +713,27 @@ var bundle = (() => {
   function runSurvey(question) {
     let survey = runSurveys.get(question);
     if (!survey) {
-      survey = surveySheets(question);
+      survey = worthSurveying() ? surveySheets(question) : UNANSWERED;
       runSurveys.set(question, survey);
     }
     return survey;
+  }
+  var UNANSWERED = Object.freeze({ selectors: [], complete: false });
+  var surveyWorth = runScopedMap();
+  function worthSurveying() {
+    let worth = surveyWorth.get(document);
+    if (worth === void 0) {
+      let rules = 0;
+      for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets || []]) {
+        try {
+          rules += sheet.cssRules.length;
+        } catch (e) {
+        }
+      }
+      worth = rules <= document.getElementsByTagName("*").length;
+      surveyWorth.set(document, worth);
+    }
+    return worth;
   }
   var RuleIndex = class {
     constructor(selectors) {
@@ -902,15 +941,16 @@ var bundle = (() => {
     ["animation", ""],
     ["animation-name", "none"]
   ];
-  var CLIPPING_RULES = {
+  var CLIPPING_RULES = ruleQuestion({
     name: "clipping",
+    longhands: ["overflow-x", "overflow-y", "overflow-block", "overflow-inline", "clip", "clip-path", "animation-name"],
     bears: (rule) => CLIPPING_PROPERTIES.some(([property, initial]) => {
       const value = rule.style.getPropertyValue(property).trim();
       return value !== "" && value !== initial;
     }),
     selectors: (selectorText) => splitSelector(selectorText, isComma),
     maxSelectors: 24
-  };
+  });
   var clipCache = runScopedMap();
   function clipsToNothing(el) {
     let clipped = clipCache.get(el);
@@ -1406,12 +1446,13 @@ var bundle = (() => {
   // src/pagelens/engine/js/pseudo.js
   var PSEUDO_ELEMENT_RE = /::?(before|after)(?![\w-])/i;
   var MENTIONS_PSEUDO_RE = /before|after/i;
-  var GENERATED_CONTENT = {
+  var GENERATED_CONTENT = ruleQuestion({
     name: "generated content",
-    bears: (rule) => MENTIONS_PSEUDO_RE.test(rule.selectorText) && !!rule.style.getPropertyValue("content"),
+    longhands: ["content"],
+    bears: (rule) => !!rule.style.getPropertyValue("content") && MENTIONS_PSEUDO_RE.test(rule.selectorText),
     // Each selector of the list that ends in ::before/::after, without it.
     selectors: (selectorText) => splitSelector(selectorText, isComma).filter((part) => PSEUDO_ELEMENT_RE.test(part)).map((part) => part.slice(0, part.search(PSEUDO_ELEMENT_RE)).trim())
-  };
+  });
   var UA_GENERATED_CONTENT = ["q"];
   var pseudoHosts = runScopedMap();
   function mayHavePseudo(el) {
@@ -2083,11 +2124,12 @@ var bundle = (() => {
     return transformText(text, style.textTransform);
   }
   var wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
-  var TEXT_TRANSFORM_RULES = {
+  var TEXT_TRANSFORM_RULES = ruleQuestion({
     name: "text-transform",
+    longhands: ["text-transform"],
     bears: (rule) => !["", "none"].includes(rule.style.getPropertyValue("text-transform").trim()),
     selectors: (selectorText) => splitSelector(selectorText, isComma)
-  };
+  });
   var TEXT_TRANSFORM_BY_DEFAULT = ['[style*="text-transform" i]'];
   function textTransformOf(el) {
     const transformed = surveyedElements(TEXT_TRANSFORM_RULES, TEXT_TRANSFORM_BY_DEFAULT);
@@ -4349,12 +4391,13 @@ var bundle = (() => {
     "u",
     "wbr"
   ]);
-  var NOT_SCROLLING = /* @__PURE__ */ new Set(["", "visible", "hidden", "clip", "initial"]);
-  var SCROLLING_RULES = {
+  var NOT_SCROLLING = /* @__PURE__ */ new Set(["", "visible", "clip", "initial"]);
+  var SCROLLING_RULES = ruleQuestion({
     name: "scrolling",
+    longhands: ["overflow-x", "overflow-y", "overflow-block", "overflow-inline"],
     bears: (rule) => ["overflow", "overflow-x", "overflow-y", "overflow-block", "overflow-inline", "all"].some((property) => !NOT_SCROLLING.has(rule.style.getPropertyValue(property).trim())),
     selectors: (selectorText) => splitSelector(selectorText, isComma)
-  };
+  });
   var SCROLLING_BY_DEFAULT = ["textarea", "select", "dialog", "[popover]", '[style*="overflow" i]'];
   function isUnrenderedContent(el) {
     if (el.closest("svg, math")) return true;
@@ -4377,12 +4420,17 @@ var bundle = (() => {
       return true;
     });
   }
+  function scrollsTheViewport(body) {
+    const rootStyle = styleOf(document.documentElement);
+    return body === document.body && rootStyle.overflowX === "visible" && rootStyle.overflowY === "visible";
+  }
   function scrollableContainers(scan, deadline) {
     const out = [];
     const root = document.body;
     if (!root) return out;
     const consider = (el, style) => {
       if (style.overflowY !== "auto" && style.overflowY !== "scroll") return;
+      if (el === root && scrollsTheViewport(root)) return;
       const info = scrollInfo(el);
       if (info && isRendered(el)) out.push({ el, info });
     };

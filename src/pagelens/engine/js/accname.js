@@ -17,7 +17,7 @@
 import { LABELABLE_TAGS, accessibleChildren, closestComposed, composedParent, getElementByIdInScope, idRefs, labelsOf } from './dom.js';
 import { composedTreeIsLightTree, isHiddenByStyle, isRendered, styleOf } from './visibility.js';
 import { getRole, isFocusable } from './role.js';
-import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
 import { isSensitiveField } from './sensitive.js';
 import { normalizeSpace, runScopedMap } from './core.js';
 import { pseudoStyle } from './pseudo.js';
@@ -645,11 +645,12 @@ function renderedText(node) {
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
 // text-transform, as rules or inline styles give it (rules setting none change nothing).
-const TEXT_TRANSFORM_RULES = {
+const TEXT_TRANSFORM_RULES = ruleQuestion({
   name: 'text-transform',
+  longhands: ['text-transform'],
   bears: (rule) => !['', 'none'].includes(rule.style.getPropertyValue('text-transform').trim()),
   selectors: (selectorText) => splitSelector(selectorText, isComma),
-};
+});
 const TEXT_TRANSFORM_BY_DEFAULT = ['[style*="text-transform" i]'];
 
 // The text-transform of the text in `el`. It is inherited, and most pages transform

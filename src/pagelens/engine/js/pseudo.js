@@ -5,20 +5,21 @@
 // compound of their selector (its id, a class or its tag): an element that none of them
 // matches has no generated content, and its pseudo styles are never read.
 
-import { isComma, mayMatchRules, splitSelector } from './stylerules.js';
+import { isComma, mayMatchRules, ruleQuestion, splitSelector } from './stylerules.js';
 import { runScopedMap } from './core.js';
 
 const PSEUDO_ELEMENT_RE = /::?(before|after)(?![\w-])/i;
 const MENTIONS_PSEUDO_RE = /before|after/i;
 
-const GENERATED_CONTENT = {
+const GENERATED_CONTENT = ruleQuestion({
   name: 'generated content',
-  bears: (rule) => MENTIONS_PSEUDO_RE.test(rule.selectorText) && !!rule.style.getPropertyValue('content'),
+  longhands: ['content'],
+  bears: (rule) => !!rule.style.getPropertyValue('content') && MENTIONS_PSEUDO_RE.test(rule.selectorText),
   // Each selector of the list that ends in ::before/::after, without it.
   selectors: (selectorText) => splitSelector(selectorText, isComma)
     .filter((part) => PSEUDO_ELEMENT_RE.test(part))
     .map((part) => part.slice(0, part.search(PSEUDO_ELEMENT_RE)).trim()),
-};
+});
 
 // Chromium's own style sheet gives <q> its quotation marks.
 const UA_GENERATED_CONTENT = ['q'];

@@ -7,7 +7,7 @@ import { SKIP_TAGS } from './collect.js';
 import { controlStates, fieldValue } from './states.js';
 import { isSensitiveField } from './sensitive.js';
 import { detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
-import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
 import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
@@ -56,16 +56,18 @@ const INLINE_LEAF_TAGS = new Set(['a', 'abbr', 'b', 'br', 'button', 'cite', 'cod
   'input', 'kbd', 'label', 'mark', 'option', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time',
   'u', 'wbr']);
 
-// Rules that can let an element scroll: an overflow other than visible, hidden or clip
-// (either axis: with the other one scrolling, a visible overflow computes to auto). The
-// shorthand is read too: `overflow: var(--x)` leaves its longhands empty.
-const NOT_SCROLLING = new Set(['', 'visible', 'hidden', 'clip', 'initial']);
-const SCROLLING_RULES = {
+// Rules that can let an element scroll: an overflow other than visible or clip, on either
+// axis (hidden too: the other axis' visible then computes to auto, as in a sidebar with
+// `overflow-x: hidden`). The shorthand is read too: `overflow: var(--x)` leaves its
+// longhands empty.
+const NOT_SCROLLING = new Set(['', 'visible', 'clip', 'initial']);
+const SCROLLING_RULES = ruleQuestion({
   name: 'scrolling',
+  longhands: ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline'],
   bears: (rule) => ['overflow', 'overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'all']
     .some((property) => !NOT_SCROLLING.has(rule.style.getPropertyValue(property).trim())),
   selectors: (selectorText) => splitSelector(selectorText, isComma),
-};
+});
 // What scrolls by Chromium's own style sheet or by an inline style.
 const SCROLLING_BY_DEFAULT = ['textarea', 'select', 'dialog', '[popover]', '[style*="overflow" i]'];
 
@@ -96,6 +98,13 @@ function walkForScrollers(root, consider, deadline) {
   });
 }
 
+// The body's overflow is the viewport's where the root element's is visible: the page's
+// own scroll (scrollPosition), not a container.
+function scrollsTheViewport(body) {
+  const rootStyle = styleOf(document.documentElement);
+  return body === document.body && rootStyle.overflowX === 'visible' && rootStyle.overflowY === 'visible';
+}
+
 // Scroll containers have overflow-y auto or scroll. Where the page's style sheets can be
 // read, only the elements some rule lets scroll are looked at (a few, even on a huge
 // page); otherwise the style of every element is read, a geometry read on each would
@@ -107,6 +116,7 @@ function scrollableContainers(scan, deadline) {
   if (!root) return out;
   const consider = (el, style) => {
     if (style.overflowY !== 'auto' && style.overflowY !== 'scroll') return;
+    if (el === root && scrollsTheViewport(root)) return;
     const info = scrollInfo(el);
     if (info && isRendered(el)) out.push({ el, info });
   };

@@ -3,7 +3,8 @@
 // style per element; the rules answer them for the whole document at once. A survey
 // lists the selectors of the rules that bear on one question, and says whether every
 // sheet could be read: a cross-origin sheet cannot, nor can rules nested in other rules
-// be taken apart here, and then callers ask the style of each element, as without a survey.
+// be taken apart here, and then callers ask the style of each element, as without a survey
+// (as they do on a page whose rules outnumber its elements: `worthSurveying`).
 // Shadow trees have sheets of their own and are never answered from a survey.
 
 import { pushTo } from './selector.js';
@@ -34,9 +35,24 @@ export function splitSelector(text, isSeparator) {
 export const isComma = (c) => c === ',';
 const isCombinator = (c) => c === ' ' || c === '>' || c === '+' || c === '~' || c === '\n' || c === '\t';
 
-// `question`: { name, bears(rule) -> bool, selectors(selectorText) -> the selectors to
-// keep }. Each sheet's answer is kept while its number of rules stays the same (scripts
-// that add rules insert them: CSS-in-JS libraries, lazy-loaded components).
+// A question asks which rules bear on it: { name, longhands: the longhand properties a
+// bearing rule sets (a shorthand is listed by its longhands; `all`, listed as itself,
+// counts for every question), bears(rule) -> bool,
+// selectors(selectorText) -> the selectors to keep, maxSelectors? }. Every question is
+// declared with `ruleQuestion` when the engine loads, so that each sheet is read once for
+// all of them: on a style framework's ten thousand rules, every CSSOM read costs, and
+// `bears` runs only on rules that set one of its longhands.
+const questions = [];
+const questionsByLonghand = new Map();
+
+export function ruleQuestion(question) {
+  questions.push(question);
+  for (const longhand of [...question.longhands, 'all']) pushTo(questionsByLonghand, longhand, question);
+  return question;
+}
+
+// Each sheet's answers are kept while its number of rules stays the same (scripts that
+// add rules insert them: CSS-in-JS libraries, lazy-loaded components).
 const sheetSurveys = new WeakMap();
 
 function surveySheets(question) {
@@ -44,39 +60,40 @@ function surveySheets(question) {
   let complete = true;
   for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
     if (sheet.disabled) continue;
-    const found = surveySheet(sheet, question);
+    const found = surveySheet(sheet).get(question);
     if (!found.complete) complete = false;
     for (const selector of found.selectors) selectors.push(selector);
   }
   return { selectors, complete };
 }
 
-function surveySheet(sheet, question) {
+// question -> { selectors, complete } for one sheet.
+function surveySheet(sheet) {
   let length = -1;
   try { length = sheet.cssRules.length; } catch (e) { /* cross-origin: surveyed (and failing) each time */ }
-  let surveys = sheetSurveys.get(sheet);
-  if (!surveys) sheetSurveys.set(sheet, (surveys = new Map()));
-  let found = surveys.get(question.name);
+  let found = sheetSurveys.get(sheet);
   if (!found || found.length !== length) {
-    found = { length, ...readRules(sheet, question) };
-    surveys.set(question.name, found);
+    found = { length, answers: readRules(sheet) };
+    sheetSurveys.set(sheet, found);
   }
-  return found;
+  return found.answers;
 }
 
-function readRules(sheet, question) {
-  const selectors = [];
-  let complete = true;
+function readRules(sheet) {
+  const answers = new Map(questions.map((question) => [question, { selectors: [], complete: true }]));
   const visit = (rules, nested) => {
     for (const rule of rules) {
       if (rule.styleSheet) { // @import
-        try { visit(rule.styleSheet.cssRules, nested); } catch (e) { complete = false; }
+        try { visit(rule.styleSheet.cssRules, nested); } catch (e) { incomplete(answers); }
         continue;
       }
-      const selectorText = rule.selectorText;
-      if (selectorText !== undefined && rule.style && question.bears(rule)) {
-        if (nested) complete = false; // relative to something else (`&:hover`, `:scope`)
-        else selectors.push(...question.selectors(selectorText));
+      if (stylesElements(rule)) {
+        for (const question of bearingQuestions(rule)) {
+          const answer = answers.get(question);
+          // Relative to something else (`&:hover`, `:scope`, declarations in a style rule).
+          if (nested) answer.complete = false;
+          else answer.selectors.push(...question.selectors(rule.selectorText));
+        }
       }
       if (rule.cssRules && rule.cssRules.length) visit(rule.cssRules, nested || !keepsSelectorsAsTheyAre(rule));
     }
@@ -84,10 +101,34 @@ function readRules(sheet, question) {
   try {
     visit(sheet.cssRules, false);
   } catch (e) {
-    complete = false; // a cross-origin sheet
+    incomplete(answers); // a cross-origin sheet
   }
-  return { selectors, complete };
+  return answers;
 }
+
+// Style rules and the declarations nested in them; not @page, @font-face or keyframes,
+// which style no element.
+function stylesElements(rule) {
+  return rule instanceof CSSStyleRule ||
+    (typeof CSSNestedDeclarations !== 'undefined' && rule instanceof CSSNestedDeclarations);
+}
+
+function incomplete(answers) {
+  for (const answer of answers.values()) answer.complete = false;
+}
+
+// The questions `rule` bears on: those with a longhand it sets, then asked themselves.
+// Most rules set none: they allocate nothing.
+function bearingQuestions(rule) {
+  const style = rule.style;
+  let asked = null;
+  for (let i = 0; i < style.length; i++) {
+    const asking = questionsByLonghand.get(style[i]);
+    if (asking) for (const question of asking) (asked ||= new Set()).add(question);
+  }
+  return asked ? [...asked].filter((question) => question.bears(rule)) : NONE;
+}
+const NONE = Object.freeze([]);
 
 // Group rules whose style rules mean what they say (@media, @supports, @container,
 // @layer, @starting-style). Inside any other (a style rule's nested rules, @scope), a
@@ -103,10 +144,30 @@ const runSurveys = runScopedMap();
 function runSurvey(question) {
   let survey = runSurveys.get(question);
   if (!survey) {
-    survey = surveySheets(question);
+    survey = worthSurveying() ? surveySheets(question) : UNANSWERED;
     runSurveys.set(question, survey);
   }
   return survey;
+}
+
+const UNANSWERED = Object.freeze({ selectors: [], complete: false });
+const surveyWorth = runScopedMap();
+
+// Reading a rule costs microseconds, once per document (the answers are kept per sheet);
+// without a survey, callers read the style of each element they ask about. The survey
+// pays where elements outnumber rules (a huge page); a page of a thousand elements under
+// a framework's ten thousand rules is read several times faster without one.
+function worthSurveying() {
+  let worth = surveyWorth.get(document);
+  if (worth === undefined) {
+    let rules = 0;
+    for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+      try { rules += sheet.cssRules.length; } catch (e) { /* cross-origin: the survey says incomplete */ }
+    }
+    worth = rules <= document.getElementsByTagName('*').length;
+    surveyWorth.set(document, worth);
+  }
+  return worth;
 }
 
 // The selectors of a survey filed by the last compound of each (its id, else its first

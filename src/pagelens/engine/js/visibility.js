@@ -9,7 +9,7 @@
 //  - inViewport / occlusion by hit testing at the centre point.
 
 import { closestComposed, composedParent, isComposedDescendant } from './dom.js';
-import { isComma, splitSelector, surveyedElements } from './stylerules.js';
+import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
 import { runScopedMap } from './core.js';
 
 const styleCache = new WeakMap();
@@ -145,15 +145,16 @@ const CLIPPED_BY_DEFAULT = ['[popover]', '[style]'];
 const CLIPPING_PROPERTIES = [['overflow', 'visible'], ['overflow-x', 'visible'], ['overflow-y', 'visible'],
   ['overflow-block', 'visible'], ['overflow-inline', 'visible'], ['clip', 'auto'], ['clip-path', 'none'],
   ['all', ''], ['animation', ''], ['animation-name', 'none']];
-const CLIPPING_RULES = {
+const CLIPPING_RULES = ruleQuestion({
   name: 'clipping',
+  longhands: ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'clip', 'clip-path', 'animation-name'],
   bears: (rule) => CLIPPING_PROPERTIES.some(([property, initial]) => {
     const value = rule.style.getPropertyValue(property).trim();
     return value !== '' && value !== initial;
   }),
   selectors: (selectorText) => splitSelector(selectorText, isComma),
   maxSelectors: 24,
-};
+});
 
 const clipCache = runScopedMap();
 
