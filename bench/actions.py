@@ -51,7 +51,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.corpus import PAGES_DIR, CorpusPage, corpus_pages
+from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.actions import Session, bridge
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.navigation import NavigationOptions, navigate, take_summary
@@ -222,6 +222,7 @@ async def corpus_runs(pages: list[CorpusPage], repeat: int, console: Console) ->
     runs: list[PageRun] = []
     with pagelens.serve_directory(PAGES_DIR) as base:
         async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
+            await answer_https_from_disk(browser.context, base)
             progress = Progress(
                 TextColumn("corpus"),
                 BarColumn(),
