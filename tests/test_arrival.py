@@ -1,6 +1,6 @@
 """A navigation's arrival (browser/arrival.py): what it reports of the loaded document,
-read in one call to the engine preloaded in it, with the compact summary the engine
-keeps from `load` only while the page is as it was then."""
+read in one call to the engine (evaluated while the document loads), with the compact
+summary the engine keeps from `load` only while the page is as it was then."""
 
 from __future__ import annotations
 
@@ -51,15 +51,27 @@ async def test_a_page_that_scrolled_after_load_is_summarised_as_it_shows_now(pag
     assert summary == await page.summary("compact")
 
 
-async def test_a_document_without_the_preloaded_engine_is_read_in_separate_calls(
-    browser: pagelens.Browser, site: str
-) -> None:
-    page = pagelens.Page(await browser.context.new_page())  # a tab pagelens did not open
+async def test_a_tab_pagelens_did_not_open_is_read_in_one_call_too(browser: pagelens.Browser, site: str) -> None:
+    page = pagelens.Page(await browser.context.new_page())  # a popup, the user's own tab
     try:
         await page.goto(f"{site}search.html")
-        assert await page.arrive(summary=True) is None
+        arrival = await page.arrive(summary=True)
+        assert arrival.title == "Find a book"
+        assert arrival.summary is not None and arrival.summary.title == "Find a book"
         result = await load(page, f"{site}catalogue.html")
         assert result.title == "Catalogue"
         assert result.summary is not None and result.summary.title == "Catalogue"
     finally:
         await page.close()
+
+
+async def test_the_log_of_changes_starts_with_load(page: pagelens.Page, site: str) -> None:
+    """The engine comes while the document loads; what the page does before `load` is its
+    loading, not news for the first semantic view."""
+    tab = Tab("t1", page, DialogPolicy())
+    tab.attach(page)
+    result = await navigate(tab, f"{site}changes-while-loading.html", PAST_THE_CHANGES, summary=False, base="")
+    assert result.load_complete
+    events = (await page.semantic_tree()).recentEvents or []
+    assert any("Rendered after load" in line for line in events), events
+    assert not any("Rendered while loading" in line for line in events), events

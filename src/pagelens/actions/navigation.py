@@ -245,7 +245,7 @@ async def _arrive(
 ) -> tuple[Arrival | None, ContentScriptStatus | None]:
     """The document's arrival (Page.arrive); else (None, FAILED) when the page did not
     answer in time, or (None, None) when it has to be asked in separate calls: the
-    document has no preloaded engine, went away meanwhile, or the engine failed."""
+    document went away meanwhile, or the engine failed."""
     # As long as the status probe and the summary would each have waited on their own.
     limit = max(PROBE_TIMEOUT_S, options.summary_timeout)
     try:

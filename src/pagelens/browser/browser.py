@@ -174,7 +174,7 @@ class Browser:
         if not self._owns_context:
             self._pages.append(page)
             await page.playwright_page.set_viewport_size(_viewport(self.viewport))
-        await page.preload_engine()
+        await page.prepare()
         return page
 
     async def capture_html(

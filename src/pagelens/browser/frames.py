@@ -16,7 +16,7 @@ from playwright.async_api import CDPSession, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
-from pagelens.browser.world import FrameWorld, preload_engine
+from pagelens.browser.world import FrameWorld
 from pagelens.engine.models import Unreachable
 from pagelens.errors import ErrorCode, PagelensError
 
@@ -40,14 +40,13 @@ class FrameWorlds:
         async with self._session_lock:  # one session per tab, however many ask at once
             if self._top is None:
                 session = await self._page.context.new_cdp_session(self._page)
-                await preload_engine(session)  # the next documents find the engine ready
                 # A tab's top frame keeps its id across navigations.
                 tree = await session.send("Page.getFrameTree")
                 self._top = session, tree["frameTree"]["frame"]["id"]
             return self._top
 
-    async def preload(self) -> None:
-        """Have the engine evaluated at the start of every new top-frame document."""
+    async def prepare(self) -> None:
+        """Set up the tab's CDP session now, before a navigation needs it."""
         await self._page_session()
 
     async def main(self) -> FrameWorld:

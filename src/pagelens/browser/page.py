@@ -6,10 +6,12 @@ browser and enforced around each call; hence the ASYNC109 exemptions)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from typing import Any, Literal, overload
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
 from playwright.async_api import Page as PlaywrightPage
 from pydantic import ValidationError
 
@@ -58,6 +60,19 @@ class Page:
         self.playwright_page = page
         self.requests = RequestsInFlight(page)
         self._worlds = FrameWorlds(page)
+        self._opening: asyncio.Future[None] | None = None  # held, so it is not collected midway
+        page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        # A new top document (a navigation, a click, a script): its engine is readied
+        # while it loads, so that its first view does not wait for it (browser/world.py).
+        if frame.parent_frame is None:
+            self._opening = asyncio.ensure_future(self._open_main_world())
+
+    async def _open_main_world(self) -> None:
+        # Gone already, or too busy: the next call tries again, within its own limit.
+        with contextlib.suppress(PagelensError, PlaywrightError, TimeoutError):
+            await asyncio.wait_for((await self.main_world()).open(), _OPEN_LIMIT_S)
 
     @property
     def url(self) -> str:
@@ -105,6 +120,8 @@ class Page:
         await self.playwright_page.set_content(html)
 
     async def close(self) -> None:
+        if self._opening is not None:
+            self._opening.cancel()
         await self.playwright_page.close()
 
     # ---- views
@@ -254,14 +271,15 @@ class Page:
         return (await world.capture(spec.name, options, limit))["view"]
 
     async def expect_arrival(self, *, keep_summary: bool) -> None:
-        """Make the engine's world in the document now loading, and with `keep_summary`
-        have the engine take the compact summary right after `load` and keep it for
-        `arrive` (engine/js/arrival.js): for a navigation that reads the page without
-        watching it settle. Either way, `arrive` after `load` is one round trip."""
+        """Make the engine's world in the document now loading and evaluate the engine in
+        it, and with `keep_summary` have the engine take the compact summary right after
+        `load` and keep it for `arrive` (engine/js/arrival.js): for a navigation that
+        reads the page without watching it settle. Either way, `arrive` after `load` is
+        one round trip."""
         world = await self.main_world()
         await world.open()  # the world of this document, not of the one before
         if keep_summary:
-            await world.call_preloaded("expectArrival")
+            await world.call("expectArrival")
 
     async def arrive(
         self,
@@ -270,15 +288,14 @@ class Page:
         http_status: int | None = None,
         summary_timeout: float | None = None,
         timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
-    ) -> Arrival | None:
+    ) -> Arrival:
         """What a navigation reports of the document it loaded, in one call to the engine
-        preloaded in it (browser/arrival.py). With `summary`, the compact summary as
+        (browser/arrival.py). With `summary`, the compact summary as
         `summary("compact", timeout=summary_timeout, http_status=...)` takes it, or the one
         kept since `load` (`expect_arrival`); one that comes later than `summary_timeout`
-        is `summary_error: summary_timeout`. None when the document has no preloaded
-        engine. Raises CaptureTimeoutError when the page does not answer within `timeout`
-        seconds, DocumentChanged when the document goes away meanwhile, CaptureError when
-        the engine fails."""
+        is `summary_error: summary_timeout`. Raises CaptureTimeoutError when the page does
+        not answer within `timeout` seconds, DocumentChanged when the document goes away
+        meanwhile, CaptureError when the engine fails."""
         summary_limit = time_limit(summary_timeout, VIEW_SPECS["compact"].timeout)
         options = _engine_options(_capture_request(None, {}), http_status=http_status)
         # As `FrameWorld.capture` budgets a view: the engine returns what it has in time.
@@ -286,9 +303,7 @@ class Page:
         world = await self.main_world()
         loop = asyncio.get_running_loop()
         started = loop.time()
-        facts = await world.call_preloaded("arrive", summary, options, timeout=timeout)
-        if facts is None:
-            return None
+        facts = await world.call("arrive", summary, options, timeout=timeout)
         return arrival(facts, summary_late=loop.time() - started > summary_limit)
 
     # ---- lists that grow as they scroll
@@ -316,10 +331,10 @@ class Page:
 
     # ---- the engine's worlds
 
-    async def preload_engine(self) -> None:
-        """From now on, evaluate the engine at the start of every new document of the top
-        frame, so that the first view of a page finds it ready (browser/world.py)."""
-        await self._worlds.preload()
+    async def prepare(self) -> None:
+        """Set up what the tab's views and navigations go through (its CDP session) now,
+        rather than in the first one."""
+        await self._worlds.prepare()
 
     async def main_world(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""
@@ -331,6 +346,7 @@ class Page:
 
 
 _WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
+_OPEN_LIMIT_S = 10.0  # readying the engine in a new document, in the background
 _GRACE_S = 0.5  # on top of a view's limit: the last CDP round trip after Chromium stops the script
 _MAX_TIMEOUT_S = 300.0
 

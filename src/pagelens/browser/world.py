@@ -7,11 +7,12 @@ object; the world keeps a handle on it and every call goes through that handle b
 name (`FrameWorld.call`), so nothing is left on the page's globals. Worlds are created once
 per document and reused; a navigation destroys them and the next call makes a new one.
 
-The engine itself is evaluated at the start of every new top-frame document
-(`preload_engine`), in the same named world, where it waits on the world's own global:
-compiling it then costs the page's load a moment instead of costing the first view
-tens of milliseconds after it. Frames, and documents that started before, get it on
-demand.
+The top frame's world is made and the engine evaluated in it as soon as a new document
+commits (`FrameWorld.open`, from `Page`), so that its calls after `load` are one round
+trip each; frames get it at their first call. It is not evaluated at the start of every
+document (`Page.addScriptToEvaluateOnNewDocument`): that needs the Page domain on in our
+own CDP session, whose events for every frame of every load, and a world in every frame,
+cost a frame-heavy page more than the engine's evaluation (about 10 ms) costs once.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, Pagele
 
 WORLD_NAME = "pagelens"
 OBJECT_GROUP = "pagelens"
-# The global of the pagelens world (never the page's) that holds the preloaded engine.
-_PRELOADED = "__pagelensEngine"
 
 
 class DocumentChanged(PagelensError):
@@ -65,25 +64,12 @@ _CDP_FAILURES: tuple[tuple[str, _Failure], ...] = (
 _STALE_TRIES = 3
 
 
-async def preload_engine(session: CDPSession) -> None:
-    """Evaluate the engine in the pagelens world of every new top-frame document of the
-    session's page, before the page's own scripts run."""
-    source = f"if (window === top) globalThis.{_PRELOADED} = {ENGINE.source()};"
-    await session.send("Page.enable")  # scripts for new documents run only with the domain on
-    await session.send("Page.addScriptToEvaluateOnNewDocument", {"source": source, "worldName": WORLD_NAME})
-
-
 def _failure(text: str) -> _Failure | None:
     return next((kind for needle, kind in _CDP_FAILURES if needle in text), None)
 
 
 # Calls a method of the entry object (`this`) with the arguments after its name.
 _CALL_METHOD = "function (name, ...args) { return this[name](...args); }"
-# The same on the engine preloaded in the world (null without one).
-_CALL_PRELOADED = (
-    f"function (name, ...args) {{ const engine = globalThis.{_PRELOADED}; "
-    "return engine ? engine[name](...args) : null; }"
-)
 
 
 @dataclass
@@ -94,6 +80,9 @@ class FrameWorld:
     frame_id: str
     context_id: int | None = None
     _entries: dict[str, str] = field(default_factory=dict)  # entry script name -> object id
+    # One evaluation of an entry at a time: a document's opening and its first call may
+    # both ask, and two copies of the engine would each watch the page.
+    _loading: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     async def call(
         self,
@@ -111,22 +100,13 @@ class FrameWorld:
         left over from an earlier document is made again."""
         return await self.apply(_CALL_METHOD, name, *args, timeout=timeout, by_value=by_value, entry=entry)
 
-    async def call_preloaded(
-        self,
-        name: str,
-        *args: Any,
-        timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
-    ) -> Any:
-        """As `call`, on the engine preloaded at the document's start, in one round trip
-        (no handle on it is looked up, and the entry's `on_load` is not run: the method
-        starts what it needs); None when the document has none (it started before the
-        engine was preloaded). The method must not return null."""
-        return await self.apply(_CALL_PRELOADED, name, *args, timeout=timeout)
-
     async def open(self) -> None:
-        """Make (or find) the world of the frame's current document now: a navigation does
-        it while the document loads, so that its first call after `load` is one round trip."""
-        await self._create()
+        """Make (or find) the world of the frame's current document and evaluate the engine
+        in it now: done while a document loads, so that its calls after `load` are one
+        round trip each."""
+        async with self._loading:
+            await self._create()
+            await self._load(ENGINE)
 
     async def apply(
         self,
@@ -138,11 +118,12 @@ class FrameWorld:
     ) -> Any:
         """The JavaScript `function` declaration called with `this` set to the entry
         object, as `call` does (for tests and benchmarks that reach the primitives)."""
-        label = args[0] if function in (_CALL_METHOD, _CALL_PRELOADED) else "a script"
+        label = args[0] if function == _CALL_METHOD else "a script"
         for attempt in range(1, _STALE_TRIES + 1):
             try:
-                target = await self._target(function, entry)
-                reply = await asyncio.wait_for(self._send(target, function, args, by_value), timeout)
+                # The limit covers making the world and evaluating the entry too: a page
+                # too busy to answer holds both up.
+                reply = await asyncio.wait_for(self._send(entry, function, args, by_value), timeout)
             except TimeoutError as exc:
                 raise CaptureTimeoutError(f"the page did not answer {label} within {timeout:g} s") from exc
             except PlaywrightError as exc:
@@ -189,15 +170,6 @@ class FrameWorld:
         with contextlib.suppress(PlaywrightError):  # gone with its document: nothing to release
             await self.session.send("Runtime.releaseObject", {"objectId": object_id})
 
-    async def _target(self, function: str, entry: EntryScript) -> dict[str, Any]:
-        """What `function` is called on: the world itself for the preloaded engine, else
-        the handle on `entry`'s object."""
-        if function is _CALL_PRELOADED:
-            if self.context_id is None:
-                await self._create()
-            return {"executionContextId": self.context_id}
-        return {"objectId": await self._entry(entry)}
-
     async def _create(self) -> None:
         """Create the world in the frame's current document, or find the one made before
         (Chromium answers the same context for the same name and document)."""
@@ -211,15 +183,19 @@ class FrameWorld:
 
     async def _entry(self, entry: EntryScript) -> str:
         """The handle on `entry`'s object in this world, creating world and object once."""
-        if self.context_id is None:
-            await self._create()
         handle = self._entries.get(entry.name)
         if handle is None:
-            # The engine preloaded at the document's start is looked up instead of evaluated.
-            preloaded = entry.world_source(f"globalThis.{_PRELOADED}") if entry is ENGINE else None
-            handle = (preloaded and await self._evaluate(entry, preloaded)) or await self._evaluate(
-                entry, entry.world_source()
-            )
+            async with self._loading:
+                if self.context_id is None:
+                    await self._create()
+                handle = await self._load(entry)
+        return handle
+
+    async def _load(self, entry: EntryScript) -> str:
+        """`entry`'s handle, evaluating it where it has none yet (under `_loading`)."""
+        handle = self._entries.get(entry.name)
+        if handle is None:
+            handle = await self._evaluate(entry, entry.world_source())
             if handle is None:
                 raise CaptureError(f"the {entry.name} script evaluated to nothing")
             self._entries[entry.name] = handle
@@ -244,15 +220,13 @@ class FrameWorld:
         object_id: str | None = reply["result"].get("objectId")
         return object_id
 
-    async def _send(
-        self, target: dict[str, Any], function: str, args: tuple[Any, ...], by_value: bool
-    ) -> dict[str, Any]:
+    async def _send(self, entry: EntryScript, function: str, args: tuple[Any, ...], by_value: bool) -> dict[str, Any]:
         arguments = [{"objectId": a.object_id} if isinstance(a, RemoteObject) else {"value": a} for a in args]
         reply: dict[str, Any] = await self.session.send(
             "Runtime.callFunctionOn",
             {
                 "functionDeclaration": function,
-                **target,
+                "objectId": await self._entry(entry),
                 "arguments": arguments,
                 "returnByValue": by_value,
                 "awaitPromise": True,

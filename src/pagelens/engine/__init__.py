@@ -51,11 +51,10 @@ class EntryScript:
     def source(self) -> str:
         return _read(self.package, self.file)
 
-    def world_source(self, loaded: str | None = None) -> str:
-        """The script an isolated world evaluates: the entry object (its bundle, or the
-        `loaded` expression naming one evaluated before), `on_load` called on it once
-        there is one."""
-        source = loaded or self.source()
+    def world_source(self) -> str:
+        """The script an isolated world evaluates: the entry object, `on_load` called on it
+        once."""
+        source = self.source()
         if self.on_load is None:
             return source
         return f"((entry) => entry && (entry.{self.on_load}(), entry))(\n{source}\n)"
@@ -69,4 +68,4 @@ def _read(package: str, file: str) -> str:
 # In an isolated world the engine keeps the log of the document's changes that the
 # semantic view reports (docs/views.md#recent-events); a one-off run in the page's own
 # world (analyze world="main") leaves no observer behind.
-ENGINE = EntryScript("engine", __name__, "engine.bundle.js", on_load="watchChanges")
+ENGINE = EntryScript("engine", __name__, "engine.bundle.js", on_load="watchChangesFromLoad")

@@ -80,7 +80,7 @@ function keptSummary(options) {
 // capture('compact')) or, where it could not be taken, summaryError: a summary that
 // fails never fails the arrival.
 export function arrive(summary, options) {
-  watchChanges(); // the document's log of changes starts at the engine's first use after load
+  watchChanges(); // at the latest: the log starts with `load`, which may never come
   const facts = { doc: actDocToken(), href: location.href, title: document.title };
   if (!summary) return facts;
   asked = true;

@@ -63,6 +63,14 @@ export function watchChanges() {
   watchRoot(document);
 }
 
+// From the document's load: a navigation evaluates the engine while its document still
+// loads, and the loading is not news. (An arrival starts the log at once, so a page that
+// never finishes loading has one too.)
+export function watchChangesFromLoad() {
+  if (document.readyState === 'complete') watchChanges();
+  else addEventListener('load', () => watchChanges(), { once: true });
+}
+
 // Open shadow roots are watched once a scan has found them.
 export function watchShadowRoots(roots) {
   if (!log.observer) return;

@@ -8,7 +8,7 @@ import { capture, elementById } from './capture.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
 import { isRendered, isVisible } from './visibility.js';
-import { watchChanges } from './changes.js';
+import { watchChangesFromLoad } from './changes.js';
 import { selectorFor } from './selector.js';
 
 export const engine = {
@@ -19,7 +19,7 @@ export const engine = {
   ...documentFacts,
   // Started when the engine is loaded into an isolated world (browser/world.py): the
   // semantic view's recent events.
-  watchChanges,
+  watchChangesFromLoad,
   // A navigation's one call on arrival, and the summary kept for it from `load`.
   arrive,
   expectArrival,
