@@ -18,6 +18,7 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.healing import Descriptor
 from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
+from pagelens.browser.world import engine_budget_ms
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
 from pagelens.engine.models import VIEW_SPECS, CaptureRequest, FullSummary, View
@@ -120,7 +121,11 @@ def _main_world_script(request: CaptureRequest) -> str:
     # declares no global), and the ids it stamped are removed again, so it leaves nothing
     # behind that the page (or the isolated world's numbering) could trip over.
     options = json.dumps(
-        {"timeoutMs": 2400, "baseUrl": request.baseUrl, "maskContactDetails": request.maskContactDetails}
+        {
+            "timeoutMs": engine_budget_ms(MAIN_WORLD_TIMEOUT_S),
+            "baseUrl": request.baseUrl,
+            "maskContactDetails": request.maskContactDetails,
+        }
     )
     return (
         "(() => {"

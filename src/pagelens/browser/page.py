@@ -21,7 +21,7 @@ from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.requests import RequestsInFlight
-from pagelens.browser.world import FrameWorld
+from pagelens.browser.world import FrameWorld, engine_budget_ms
 from pagelens.engine.hashing import Unchanged, check_hash
 from pagelens.engine.ids import ElementId
 from pagelens.engine.models import (
@@ -298,8 +298,7 @@ class Page:
         meanwhile, CaptureError when the engine fails."""
         summary_limit = time_limit(summary_timeout, VIEW_SPECS["compact"].timeout)
         options = _engine_options(_capture_request(None, {}), http_status=http_status)
-        # As `FrameWorld.capture` budgets a view: the engine returns what it has in time.
-        options["timeoutMs"] = max(1, int(summary_limit * 1000 * 0.8))
+        options["timeoutMs"] = engine_budget_ms(summary_limit)  # as `FrameWorld.capture` has it
         world = await self.main_world()
         loop = asyncio.get_running_loop()
         started = loop.time()

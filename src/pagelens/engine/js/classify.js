@@ -219,11 +219,14 @@ function hasWords(el, min) {
 
 // Add-to-cart controls, by caption, title or the id/class shops give them. Read from the
 // DOM rather than the scan: image-sprite cart buttons have no box on an unstyled page.
+// Each reads its candidates' text, so it stops with the capture's budget as the scan does.
 const CART_RE = /add[-_ ]?to[-_ ]?(cart|bag|basket)|addtocart|buy[-_ ]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir al carrito|aggiungi al carrello|в корзину|加入购物车|カートに入れる/i;
 
-function cartButtons() {
+function cartButtons(deadline) {
   let count = 0;
+  let read = 0;
   for (const el of document.querySelectorAll('a, button, input[type="submit"], input[type="button"], input[type="image"]')) {
+    if (deadline.passed(++read)) break;
     const hint = `${el.localName === 'a' || el.localName === 'button' ? el.textContent : el.getAttribute('value') || ''} ` +
       `${el.getAttribute('title') || ''} ${el.getAttribute('alt') || ''} ${el.getAttribute('id') || ''} ${el.getAttribute('class') || ''}`;
     if (CART_RE.test(hint) && isRendered(el)) count++;
@@ -289,6 +292,9 @@ function visibleHeadingText(levels) {
 // navigation does; a page read from an HTML string has none: 0).
 export function pageSignals(scan, stats, httpStatus = 0) {
   const title = normalizeSpace(document.title);
+  // The signals read from the whole document rather than from the scan are not read once
+  // the capture's budget is spent: a huge page is classified on what was read in time.
+  const inTime = (measure, otherwise) => () => (scan.deadline.expired() ? otherwise : measure());
   return lazySignals({ title, words: stats.words, linkDensity: stats.linkDensity, proseWords: stats.proseWords,
     topCluster: stats.topCluster, httpStatus }, {
     h1: () => visibleHeadingText('h1'),
@@ -300,17 +306,17 @@ export function pageSignals(scan, stats, httpStatus = 0) {
     // Titles of result pages repeat the query, often shortened ("a long query…").
     queryInTitle() { return !!this.query && title.toLowerCase().includes(this.query.toLowerCase().slice(0, 30)); },
     resultsText: () => RESULTS_RE.test(stats.sample),
-    charts: chartCount,
+    charts: inTime(chartCount, 0),
     listingItems: () => listingItems(scan, stats),
     // One page of a paginated series (rel=next), the shape of listings and result pages.
     paginated: () => !!document.querySelector('link[rel~="next" i], a[rel~="next" i]'),
-    cart: cartButtons,
+    cart: inTime(() => cartButtons(scan.deadline), 0),
     ogType: () => metaContent('meta[property="og:type"]'),
     declared: declaredTypes,
     largestForm() { return largestForm(this); },
-    statefulItems: statefulItems,
+    statefulItems: inTime(statefulItems, 0),
     editors: () => scan.controls.filter((c) => c.role === 'textbox' && c.visible && isEditingHost(c.el)).length +
-      Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length,
+      inTime(() => Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length, 0)(),
     scriptedEntry: () => scriptedEntry(scan),
   });
 }

@@ -54,8 +54,10 @@ class Control {
 }
 
 class PageScan {
-  constructor(mask) {
+  constructor(mask, deadline) {
     this.mask = mask;
+    // The capture's budget: what is read from the page after the scan stops with it too.
+    this.deadline = deadline;
     this.controls = [];
     // Elements that may be landmarks or dialogs (LANDMARK_TAGS or a role attribute),
     // noted on the way for the interaction view's regions.
@@ -70,7 +72,7 @@ class PageScan {
 // `mask` is applied to the texts views take from the page (names, headings): contact.js.
 export function scanPage(deadline, mask = unmasked) {
   resetRunCaches();
-  const scan = new PageScan(mask);
+  const scan = new PageScan(mask, deadline);
   const root = document.documentElement;
   if (!root) return scan;
   noteScannedShadowRoots(scan.shadowRoots);
@@ -78,7 +80,7 @@ export function scanPage(deadline, mask = unmasked) {
     scan.nodeCount++;
     const tag = el.localName; // read once: every DOM getter crosses into the browser
     if (SKIP_TAGS.has(tag)) return false;
-    if (deadline.hit || ((scan.nodeCount & 1023) === 0 && deadline.expired())) return false;
+    if (deadline.passed(scan.nodeCount)) return false;
     if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();

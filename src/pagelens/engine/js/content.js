@@ -146,7 +146,7 @@ export class TextStats {
     let read = 0;
     let node = walker.nextNode();
     while (node) {
-      if (deadline && (deadline.hit || ((++read & 1023) === 0 && deadline.expired()))) break;
+      if (deadline && deadline.passed(++read)) break;
       if (node.nodeType === 3) {
         this.addText(node);
       } else if (!isReadText(node)) {

@@ -90,7 +90,7 @@ function walkForScrollers(root, consider, deadline) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || tag === 'svg' || tag === 'math') return false;
     if (INLINE_LEAF_TAGS.has(tag) && !el.firstElementChild) return false;
-    if (deadline.hit || ((++visited & 1023) === 0 && deadline.expired())) return false;
+    if (deadline.passed(++visited)) return false;
     const style = getComputedStyle(el);
     if (style.display === 'none') return false;
     consider(el, style);
