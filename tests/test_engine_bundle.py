@@ -66,7 +66,6 @@ async def test_a_tab_pagelens_did_not_open_gets_the_engine_on_demand(
     of it."""
     page = pagelens.Page(await browser.context.new_page())
     try:
-        before = None
         for name, title in (("actions/search.html", "Find a book"), ("actions/book.html", "Book")):
             await page.playwright_page.goto(f"{fixtures_url}{name}")
             before = await page.playwright_page.evaluate(OWN_NAMES)

@@ -646,7 +646,6 @@ const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
 // text-transform, as rules or inline styles give it (rules setting none change nothing).
 const TEXT_TRANSFORM_RULES = ruleQuestion({
-  name: 'text-transform',
   longhands: ['text-transform'],
   bears: (rule) => !['', 'none'].includes(rule.style.getPropertyValue('text-transform').trim()),
   selectors: (selectorText) => splitSelector(selectorText, isComma),

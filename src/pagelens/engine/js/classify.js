@@ -315,8 +315,10 @@ export function pageSignals(scan, stats, httpStatus = 0) {
     declared: declaredTypes,
     largestForm() { return largestForm(this); },
     statefulItems: inTime(statefulItems, 0),
-    editors: () => scan.controls.filter((c) => c.role === 'textbox' && c.visible && isEditingHost(c.el)).length +
-      inTime(() => Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length, 0)(),
+    toolbars: inTime(() => Array.from(document.querySelectorAll('[role="toolbar" i]')).filter(isRendered).length, 0),
+    editors() {
+      return scan.controls.filter((c) => c.role === 'textbox' && c.visible && isEditingHost(c.el)).length + this.toolbars;
+    },
     scriptedEntry: () => scriptedEntry(scan),
   });
 }

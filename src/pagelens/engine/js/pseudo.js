@@ -12,7 +12,6 @@ const PSEUDO_ELEMENT_RE = /::?(before|after)(?![\w-])/i;
 const MENTIONS_PSEUDO_RE = /before|after/i;
 
 const GENERATED_CONTENT = ruleQuestion({
-  name: 'generated content',
   longhands: ['content'],
   bears: (rule) => !!rule.style.getPropertyValue('content') && MENTIONS_PSEUDO_RE.test(rule.selectorText),
   // Each selector of the list that ends in ::before/::after, without it.

@@ -62,7 +62,6 @@ const INLINE_LEAF_TAGS = new Set(['a', 'abbr', 'b', 'br', 'button', 'cite', 'cod
 // longhands empty.
 const NOT_SCROLLING = new Set(['', 'visible', 'clip', 'initial']);
 const SCROLLING_RULES = ruleQuestion({
-  name: 'scrolling',
   longhands: ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline'],
   bears: (rule) => ['overflow', 'overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'all']
     .some((property) => !NOT_SCROLLING.has(rule.style.getPropertyValue(property).trim())),

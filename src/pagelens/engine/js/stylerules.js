@@ -35,7 +35,7 @@ export function splitSelector(text, isSeparator) {
 export const isComma = (c) => c === ',';
 const isCombinator = (c) => c === ' ' || c === '>' || c === '+' || c === '~' || c === '\n' || c === '\t';
 
-// A question asks which rules bear on it: { name, longhands: the longhand properties a
+// A question asks which rules bear on it: { longhands: the longhand properties a
 // bearing rule sets (a shorthand is listed by its longhands; `all`, listed as itself,
 // counts for every question), bears(rule) -> bool,
 // selectors(selectorText) -> the selectors to keep, maxSelectors? }. Every question is
@@ -58,13 +58,17 @@ const sheetSurveys = new WeakMap();
 function surveySheets(question) {
   const selectors = [];
   let complete = true;
-  for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+  for (const sheet of documentSheets()) {
     if (sheet.disabled) continue;
     const found = surveySheet(sheet).get(question);
     if (!found.complete) complete = false;
     for (const selector of found.selectors) selectors.push(selector);
   }
   return { selectors, complete };
+}
+
+function documentSheets() {
+  return [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
 }
 
 // question -> { selectors, complete } for one sheet.
@@ -161,7 +165,7 @@ function worthSurveying() {
   let worth = surveyWorth.get(document);
   if (worth === undefined) {
     let rules = 0;
-    for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+    for (const sheet of documentSheets()) {
       try { rules += sheet.cssRules.length; } catch (e) { /* cross-origin: the survey says incomplete */ }
     }
     worth = rules <= document.getElementsByTagName('*').length;

@@ -146,7 +146,6 @@ const CLIPPING_PROPERTIES = [['overflow', 'visible'], ['overflow-x', 'visible'],
   ['overflow-block', 'visible'], ['overflow-inline', 'visible'], ['clip', 'auto'], ['clip-path', 'none'],
   ['all', ''], ['animation', ''], ['animation-name', 'none']];
 const CLIPPING_RULES = ruleQuestion({
-  name: 'clipping',
   longhands: ['overflow-x', 'overflow-y', 'overflow-block', 'overflow-inline', 'clip', 'clip-path', 'animation-name'],
   bears: (rule) => CLIPPING_PROPERTIES.some(([property, initial]) => {
     const value = rule.style.getPropertyValue(property).trim();
