@@ -29,6 +29,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # docstrings' paragraphs flow to the terminal's width
 )
 stderr = Console(stderr=True)
 
@@ -69,7 +70,7 @@ _COMPACT = Mode("compact")
 @app.command()
 def snapshot(
     target: PageTarget,
-    mode: Annotated[Mode, typer.Option("--mode", "-m", help=_VIEW_HELP)] = _COMPACT,
+    mode: Annotated[Mode, typer.Option("--mode", "-m", metavar="VIEW", help=_VIEW_HELP)] = _COMPACT,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the JSON here instead of stdout.")] = None,
     headed: Headed = False,
     browser: BrowserChoice = None,
@@ -98,12 +99,7 @@ def snapshot(
         int | None, typer.Option(help="Indent the JSON (default: 2 on a terminal, compact otherwise).")
     ] = None,
 ) -> None:
-    """Print a view of a page as JSON.
-
-    Views: compact (the summary every navigation returns), full (the page summary),
-    interaction (every control with role, name, states, selector), semantic (the
-    minified V3 tree), skeleton (only the actionable elements, as HTML).
-    """
+    """Print a view of a page as JSON: the compact summary unless --mode names another."""
     options: dict[str, Any] = {
         "request": {"maxControls": max_controls, "maxHeadings": max_headings, "baseUrl": base_url},
         "include_offscreen": include_offscreen,
@@ -239,7 +235,7 @@ def mcp(
     ] = None,
     host: Annotated[str, typer.Option(help="The address to listen on with --port.")] = "127.0.0.1",
 ) -> None:
-    """Run the MCP server: the interact and analyze tools over one browser.
+    """Run the MCP server: the interact, analyze and summarize tools over one browser.
 
     Speaks MCP on stdin/stdout (register the command `pagelens mcp` with your client),
     or streamable HTTP at http://HOST:PORT/mcp with --port.
