@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import json
+import subprocess
 import tempfile
 from collections import Counter
 from functools import cache
@@ -28,28 +30,67 @@ from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.engine import ENGINE, VIEWS
 
 SAMPLING_INTERVAL_US = 200
+ROOT = Path(__file__).resolve().parents[1]
+
+
+_BASE64 = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def _vlq(segment: str) -> list[int]:
+    """The numbers of one source-map segment (base64 VLQ)."""
+    values, value, shift = [], 0, 0
+    for char in segment:
+        digit = _BASE64[char]
+        value += (digit & 31) << shift
+        if digit & 32:
+            shift += 5
+            continue
+        values.append(-(value >> 1) if value & 1 else value >> 1)
+        value, shift = 0, 0
+    return values
 
 
 @cache
-def engine_modules() -> list[tuple[int, str]]:
-    """(first line, module name) of each module in the engine bundle (esbuild heads each
-    module with a `// path/to/name.js` comment)."""
-    lines = ENGINE.source().splitlines()
-    return [
-        (n, text.rsplit("/", 1)[-1])
-        for n, text in enumerate(lines, start=1)
-        if text.startswith("  // src/") and text.endswith(".js")
-    ]
+def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
+    """The engine bundle's source map, built afresh (`node scripts/bundle.mjs --sourcemap`:
+    the bundle is minified, so its own lines say nothing): the module names, and per
+    generated line its segments (generated column, module index, original line)."""
+    with tempfile.TemporaryDirectory(prefix="pagelens-map-") as folder:
+        subprocess.run(["node", "scripts/bundle.mjs", "--sourcemap", folder], cwd=ROOT, check=True)
+        if (Path(folder) / "engine.bundle.js").read_text(encoding="utf-8") != ENGINE.source():
+            raise SystemExit("the engine bundle is not built from its sources: run `npm run build` first")
+        source_map = json.loads((Path(folder) / "engine.bundle.js.map").read_text(encoding="utf-8"))
+    modules = [name.rsplit("/", 1)[-1] for name in source_map["sources"]]
+    lines: list[list[tuple[int, int, int]]] = []
+    module = line = 0
+    for text in source_map["mappings"].split(";"):
+        column, segments = 0, []
+        for segment in filter(None, text.split(",")):
+            fields = _vlq(segment)
+            column += fields[0]
+            if len(fields) >= 4:
+                module, line = module + fields[1], line + fields[2]
+                segments.append((column, module, line))
+        lines.append(segments)
+    return modules, lines
 
 
-def engine_location(line: int) -> str:
-    """`module.js:line` for a 1-based line of the engine bundle."""
-    starts = engine_modules()
-    index = bisect.bisect_right(starts, (line, "\uffff")) - 1
+# The world evaluates the bundle inside a wrapper (EntryScript.world_source) whose own
+# lines come first.
+_WORLD_SOURCE = ENGINE.world_source()
+_WRAPPER_LINES = _WORLD_SOURCE.count("\n", 0, _WORLD_SOURCE.index(ENGINE.source()))
+
+
+def engine_location(line: int, column: int) -> str:
+    """`module.js:line` for a 0-based line and column of the evaluated engine."""
+    modules, lines = engine_map()
+    generated = line - _WRAPPER_LINES
+    segments = lines[generated] if 0 <= generated < len(lines) else []
+    index = bisect.bisect_right(segments, (column, len(modules), 0)) - 1
     if index < 0:
-        return f"engine:{line}"
-    start, module = starts[index]
-    return f"{module}:{line - start}"
+        return f"engine:{line + 1}"
+    _, module, original = segments[index]
+    return f"{modules[module]}:{original + 1}"
 
 
 def function_times(profile: dict[str, Any]) -> tuple[Counter[str], Counter[str], float]:
@@ -65,7 +106,7 @@ def function_times(profile: dict[str, Any]) -> tuple[Counter[str], Counter[str],
         name = frame["functionName"] or "(anonymous)"
         if frame["lineNumber"] < 0 or frame["url"]:  # native, or a script of the page's
             return name
-        return f"{name} {engine_location(frame['lineNumber'] + 1)}"
+        return f"{name} {engine_location(frame['lineNumber'], frame['columnNumber'])}"
 
     self_ms: Counter[str] = Counter()
     total_ms: Counter[str] = Counter()

@@ -22,17 +22,36 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLES = [ROOT / "src/pagelens/engine/engine.bundle.js", ROOT / "src/pagelens/extraction/prune.bundle.js"]
 
 
-def test_the_committed_bundles_are_built_from_the_sources(tmp_path: Path) -> None:
+def build_tools() -> str:
+    """node, with the engine's build tools installed (in CI they must be)."""
     node = shutil.which("node")
     if node is None or not (ROOT / "node_modules/esbuild").is_dir():
         missing = "node and the engine's build tools (`npm ci`)"
         if os.environ.get("CI") == "true":
             pytest.fail(f"{missing} are missing; scripts/setup.sh installs them")
         pytest.skip(f"{missing} are not installed here; `bash scripts/setup.sh` installs them")
+    return node
+
+
+def test_the_committed_bundles_are_built_from_the_sources(tmp_path: Path) -> None:
+    node = build_tools()
     subprocess.run([node, "scripts/bundle.mjs", str(tmp_path)], cwd=ROOT, check=True, timeout=120)
     for bundle in BUNDLES:
         fresh = (tmp_path / bundle.name).read_text(encoding="utf-8")
         assert bundle.read_text(encoding="utf-8") == fresh, f"{bundle.name} is stale: run `npm run build`"
+
+
+def test_the_profiler_names_the_module_and_line_of_a_minified_position() -> None:
+    build_tools()
+    from bench.profile import engine_location
+
+    world = ENGINE.world_source()
+    at = world.index("function captureWithScan(")
+    line = world.count("\n", 0, at)
+    column = at - (world.rfind("\n", 0, at) + 1)
+    module = (ROOT / "src/pagelens/engine/js/capture.js").read_text(encoding="utf-8").splitlines()
+    expected = next(n for n, text in enumerate(module, 1) if "function captureWithScan(" in text)
+    assert engine_location(line, column) == f"capture.js:{expected}"
 
 
 def test_the_bundle_evaluates_to_the_entry_object_and_declares_no_global() -> None:
