@@ -60,7 +60,7 @@ class Page:
         self.playwright_page = page
         self.requests = RequestsInFlight(page)
         self._worlds = FrameWorlds(page)
-        self._opening: asyncio.Future[None] | None = None  # held, so it is not collected midway
+        self._opening: asyncio.Future[bool] | None = None  # held, so it is not collected midway
         page.on("framenavigated", self._on_navigated)
 
     def _on_navigated(self, frame: Frame) -> None:
@@ -69,10 +69,13 @@ class Page:
         if frame.parent_frame is None:
             self._opening = asyncio.ensure_future(self._open_main_world())
 
-    async def _open_main_world(self) -> None:
-        # Gone already, or too busy: the next call tries again, within its own limit.
+    async def _open_main_world(self) -> bool:
+        """Whether the world is ready. Gone already, or too busy: the next call tries
+        again, within its own limit."""
         with contextlib.suppress(PagelensError, PlaywrightError, TimeoutError):
             await asyncio.wait_for((await self.main_world()).open(), _OPEN_LIMIT_S)
+            return True
+        return False
 
     @property
     def url(self) -> str:
@@ -271,13 +274,19 @@ class Page:
         return (await world.capture(spec.name, options, limit))["view"]
 
     async def expect_arrival(self, *, keep_summary: bool) -> None:
-        """Make the engine's world in the document now loading and evaluate the engine in
-        it, and with `keep_summary` have the engine take the compact summary right after
-        `load` and keep it for `arrive` (engine/js/arrival.js): for a navigation that
-        reads the page without watching it settle. Either way, `arrive` after `load` is
-        one round trip."""
+        """Have the engine's world ready in the document now loading (made, and the engine
+        evaluated in it, since the document committed), and with `keep_summary` have the
+        engine take the compact summary right after `load` and keep it for `arrive`
+        (engine/js/arrival.js): for a navigation that reads the page without watching it
+        settle. Either way, `arrive` after `load` is one round trip."""
         world = await self.main_world()
-        await world.open()  # the world of this document, not of the one before
+        # Called once the document has committed, whose opening is then under way: only
+        # where it failed is the world made here (of this document, not the one before).
+        opening = self._opening
+        if opening is not None:
+            await asyncio.wait([opening])  # cancelled with its page: not an error of ours
+        if opening is None or opening.cancelled() or not opening.result():
+            await world.open()
         if keep_summary:
             await world.call("expectArrival")
 
