@@ -56,7 +56,11 @@ def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
     the bundle is minified, so its own lines say nothing): the module names, and per
     generated line its segments (generated column, module index, original line)."""
     with tempfile.TemporaryDirectory(prefix="pagelens-map-") as folder:
-        subprocess.run(["node", "scripts/bundle.mjs", "--sourcemap", folder], cwd=ROOT, check=True)
+        try:
+            subprocess.run(["node", "scripts/bundle.mjs", "--sourcemap", folder], cwd=ROOT, check=True, timeout=120)
+        except (OSError, subprocess.SubprocessError) as exc:
+            why = f"cannot build the engine's source map ({exc}): `bash scripts/setup.sh` installs node's tools"
+            raise SystemExit(why) from exc
         if (Path(folder) / "engine.bundle.js").read_text(encoding="utf-8") != ENGINE.source():
             raise SystemExit("the engine bundle is not built from its sources: run `npm run build` first")
         source_map = json.loads((Path(folder) / "engine.bundle.js.map").read_text(encoding="utf-8"))
