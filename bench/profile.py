@@ -53,8 +53,9 @@ def _vlq(segment: str) -> list[int]:
 @cache
 def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
     """The engine bundle's source map, built afresh (`node scripts/bundle.mjs --sourcemap`:
-    the bundle is minified, so its own lines say nothing): the module names, and per
-    generated line its segments (generated column, module index, original line)."""
+    the bundle is minified, so its own lines say nothing): the module names, and per line
+    of the script a world evaluates (the bundle inside EntryScript.world_source's wrapper,
+    whose own lines map to nothing) its segments (column, module index, original line)."""
     with tempfile.TemporaryDirectory(prefix="pagelens-map-") as folder:
         try:
             subprocess.run(["node", "scripts/bundle.mjs", "--sourcemap", folder], cwd=ROOT, check=True, timeout=120)
@@ -65,7 +66,8 @@ def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
             raise SystemExit("the engine bundle is not built from its sources: run `npm run build` first")
         source_map = json.loads((Path(folder) / "engine.bundle.js.map").read_text(encoding="utf-8"))
     modules = [name.rsplit("/", 1)[-1] for name in source_map["sources"]]
-    lines: list[list[tuple[int, int, int]]] = []
+    world = ENGINE.world_source()
+    lines: list[list[tuple[int, int, int]]] = [[] for _ in range(world.count("\n", 0, world.index(ENGINE.source())))]
     module = line = 0
     for text in source_map["mappings"].split(";"):
         column, segments = 0, []
@@ -79,17 +81,10 @@ def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
     return modules, lines
 
 
-# The world evaluates the bundle inside a wrapper (EntryScript.world_source) whose own
-# lines come first.
-_WORLD_SOURCE = ENGINE.world_source()
-_WRAPPER_LINES = _WORLD_SOURCE.count("\n", 0, _WORLD_SOURCE.index(ENGINE.source()))
-
-
 def engine_location(line: int, column: int) -> str:
     """`module.js:line` for a 0-based line and column of the evaluated engine."""
     modules, lines = engine_map()
-    generated = line - _WRAPPER_LINES
-    segments = lines[generated] if 0 <= generated < len(lines) else []
+    segments = lines[line] if 0 <= line < len(lines) else []
     index = bisect.bisect_right(segments, (column, len(modules), 0)) - 1
     if index < 0:
         return f"engine:{line + 1}"
