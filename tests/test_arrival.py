@@ -4,6 +4,8 @@ summary the engine keeps from `load` only while the page is as it was then."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import pagelens
@@ -75,3 +77,23 @@ async def test_the_log_of_changes_starts_with_load(page: pagelens.Page, site: st
     events = (await page.semantic_tree()).recentEvents or []
     assert any("Rendered after load" in line for line in events), events
     assert not any("Rendered while loading" in line for line in events), events
+
+
+# The engine waits for `load` and the delay itself where settling is a fixed delay.
+SOON = NavigationOptions(settle=SettlePolicy(fixed_ms=0), load_wait=1.0)
+
+
+async def test_a_page_that_never_finishes_loading_is_read_after_the_load_wait(page: pagelens.Page, site: str) -> None:
+    started = time.monotonic()
+    result = await load(page, f"{site}hanging-image.html", SOON)
+    assert 1.0 <= time.monotonic() - started < 1.0 + 4.0  # the margin is for a busy machine
+    assert result.load_complete is False
+    assert "had not finished loading" in result.message and f"{site}hang" in result.message
+    assert result.summary is not None and result.summary.headings == ["h1: Almost there"]
+
+
+async def test_a_page_that_moves_on_while_loading_is_read_where_it_arrived(page: pagelens.Page, site: str) -> None:
+    result = await load(page, f"{site}moves-on-while-loading.html", SOON)
+    assert result.url == f"{site}catalogue.html" and result.title == "Catalogue"
+    assert result.load_complete is True
+    assert result.summary is not None and result.summary.title == "Catalogue"

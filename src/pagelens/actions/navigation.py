@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
@@ -41,6 +42,7 @@ RESTRICTED_SCHEMES = (
 _INTERRUPTION_RETRIES = 2
 _ERROR_PAGE_WAIT_MS = 2000
 _ARRIVAL_GRACE_S = 0.5  # on top of the arrival's limit: making the world, the last round trip
+_LOAD_CHECK_S = 0.1  # whether `load` has come, asked of the driver, which knows at once
 _MAX_URL_CHARS = 120
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 _HOST_PORT_RE = re.compile(r"^[^:/]+:\d+(/|$)")
@@ -192,16 +194,8 @@ async def _loaded(
     tab: Tab, action: str, response: Response | None, options: NavigationOptions, *, summary: bool
 ) -> ActionResult:
     page = tab.playwright_page
-    # The engine's world is made while the document loads, so that after `load` one call
-    # reads what the result says of the page (browser/arrival.py). A summary taken with no
-    # settling watched is taken by the engine right after `load`: where settling watches
-    # the page, it would only hold the watching up.
-    keep_summary = summary and options.settle.fixed_ms is not None
-    opening = asyncio.ensure_future(_expect_arrival(tab.page, keep_summary=keep_summary))
-    load_complete = await tab.page.wait_for_load(options.load_wait)
-    await settle(tab.page, options.settle, load_timeout=options.timeout)
     http_status = response.status if response is not None else None
-    arrival, status = await _arrive(tab.page, opening, options, summary=summary, http_status=http_status)
+    arrival, status, load_complete = await _arrival(tab.page, options, summary=summary, http_status=http_status)
     # Chromium's error document answers at once: a page that does not answer is not one.
     asks = status is None and (arrival is None or arrival.error_document)
     if asks and (failed := await navigation_error(page)) is not None:
@@ -228,6 +222,34 @@ async def _loaded(
     return result
 
 
+async def _arrival(
+    page: Page, options: NavigationOptions, *, summary: bool, http_status: int | None
+) -> tuple[Arrival | None, ContentScriptStatus | None, bool]:
+    """The loaded document's arrival (`_arrive`), once it has settled, and whether its
+    `load` came. The engine's world is made while the document loads, so that one call
+    reads what the result says of the page (browser/arrival.py). Settled by a fixed delay,
+    the page is asked at once, and the engine waits for `load` and the delay itself; where
+    settling watches the page, it is asked once it has settled."""
+    fixed_ms = options.settle.fixed_ms
+    if fixed_ms is None:
+        opening = asyncio.ensure_future(_ready(page))
+        load_complete = await page.wait_for_load(options.load_wait)
+        await settle(page, options.settle, load_timeout=options.timeout)
+        arrival, status = await _arrive(page, opening, options, summary=summary, http_status=http_status)
+        return arrival, status, load_complete
+    waits = (options.load_wait, fixed_ms / 1000)
+    arrival, status = await _arrive(page, _ready(page), options, summary=summary, http_status=http_status, waits=waits)
+    if arrival is not None:
+        return arrival, None, arrival.loaded
+    if status is ContentScriptStatus.FAILED:  # too busy to answer: whether `load` came, not waited for again
+        return None, status, await page.wait_for_load(_LOAD_CHECK_S)
+    # The document went away meanwhile (its script sent the tab on): the next one loads
+    # and settles as a navigation's does, and is asked in separate calls.
+    load_complete = await page.wait_for_load(options.load_wait)
+    await settle(page, options.settle, load_timeout=options.timeout)
+    return None, None, load_complete
+
+
 async def _title(tab: Tab, arrival: Arrival | None, status: ContentScriptStatus | None) -> str:
     if arrival is not None:
         return arrival.title
@@ -235,24 +257,37 @@ async def _title(tab: Tab, arrival: Arrival | None, status: ContentScriptStatus 
     return "" if status is ContentScriptStatus.FAILED else await tab.title()
 
 
-async def _expect_arrival(page: Page, *, keep_summary: bool) -> None:
+async def _ready(page: Page) -> None:
     with contextlib.suppress(PagelensError, PlaywrightError):  # the arrival tries again
-        await page.expect_arrival(keep_summary=keep_summary)
+        await page.ready()
 
 
 async def _arrive(
-    page: Page, opening: asyncio.Future[None], options: NavigationOptions, *, summary: bool, http_status: int | None
+    page: Page,
+    opening: Awaitable[None],
+    options: NavigationOptions,
+    *,
+    summary: bool,
+    http_status: int | None,
+    waits: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[Arrival | None, ContentScriptStatus | None]:
-    """The document's arrival (Page.arrive); else (None, FAILED) when the page did not
-    answer in time, or (None, None) when it has to be asked in separate calls: the
-    document went away meanwhile, or the engine failed."""
+    """The document's arrival (Page.arrive; `waits`: its `load_wait` and `delay`); else
+    (None, FAILED) when the page did not answer in time, or (None, None) when it has to
+    be asked in separate calls: the document went away meanwhile, or the engine failed."""
+    load_wait, delay = waits
     # As long as the status probe and the summary would each have waited on their own.
     limit = max(PROBE_TIMEOUT_S, options.summary_timeout)
     try:
-        async with asyncio.timeout(limit + _ARRIVAL_GRACE_S):  # making the world waits for the page too
+        # Making the world waits for the page too.
+        async with asyncio.timeout(limit + load_wait + delay + _ARRIVAL_GRACE_S):
             await opening
             arrival = await page.arrive(
-                summary=summary, http_status=http_status, summary_timeout=options.summary_timeout, timeout=limit
+                summary=summary,
+                http_status=http_status,
+                summary_timeout=options.summary_timeout,
+                load_wait=load_wait,
+                delay=delay,
+                timeout=limit,
             )
     except (TimeoutError, CaptureTimeoutError):
         return None, ContentScriptStatus.FAILED

@@ -20,6 +20,7 @@ class Arrival:
     doc: str  # the document's token (a navigation makes a new one, pushState does not)
     href: str  # the document's own address: Chromium's error document has its own
     title: str
+    loaded: bool  # the document's `load` had come when it was read
     summary: CompactSummary | None = None  # asked for and taken
     summary_error: str | None = None  # asked for and not taken: an ErrorCode
 
@@ -42,4 +43,4 @@ def arrival(facts: dict[str, Any], *, summary_late: bool) -> Arrival:
             summary = CompactSummary.model_validate(facts["summary"])
         except ValidationError:
             error = ErrorCode.SCRIPT_INJECTION_FAILED
-    return Arrival(str(facts["doc"]), str(facts["href"]), str(facts["title"]), summary, error)
+    return Arrival(str(facts["doc"]), str(facts["href"]), str(facts["title"]), bool(facts["loaded"]), summary, error)

@@ -273,22 +273,16 @@ class Page:
         world = await self.main_world()
         return (await world.capture(spec.name, options, limit))["view"]
 
-    async def expect_arrival(self, *, keep_summary: bool) -> None:
-        """Have the engine's world ready in the document now loading (made, and the engine
-        evaluated in it, since the document committed), and with `keep_summary` have the
-        engine take the compact summary right after `load` and keep it for `arrive`
-        (engine/js/arrival.js): for a navigation that reads the page without watching it
-        settle. Either way, `arrive` after `load` is one round trip."""
+    async def ready(self) -> None:
+        """Have the engine's world ready in the document now loading: the one readied since
+        the document committed, or, where that failed, made now (of this document, not the
+        one before)."""
         world = await self.main_world()
-        # Called once the document has committed, whose opening is then under way: only
-        # where it failed is the world made here (of this document, not the one before).
         opening = self._opening
         if opening is not None:
             await asyncio.wait([opening])  # cancelled with its page: not an error of ours
         if opening is None or opening.cancelled() or not opening.result():
             await world.open()
-        if keep_summary:
-            await world.call("expectArrival")
 
     async def arrive(
         self,
@@ -296,23 +290,35 @@ class Page:
         summary: bool,
         http_status: int | None = None,
         summary_timeout: float | None = None,
+        load_wait: float = 0.0,
+        delay: float = 0.0,
         timeout: float = 5.0,  # noqa: ASYNC109 - the call's own limit, around the round trip
     ) -> Arrival:
         """What a navigation reports of the document it loaded, in one call to the engine
         (browser/arrival.py). With `summary`, the compact summary as
-        `summary("compact", timeout=summary_timeout, http_status=...)` takes it, or the one
-        kept since `load` (`expect_arrival`); one that comes later than `summary_timeout`
-        is `summary_error: summary_timeout`. Raises CaptureTimeoutError when the page does
-        not answer within `timeout` seconds, DocumentChanged when the document goes away
-        meanwhile, CaptureError when the engine fails."""
+        `summary("compact", timeout=summary_timeout, http_status=...)` takes it; one that
+        comes later than `summary_timeout` is `summary_error: summary_timeout`.
+
+        Called before `load` (once the document is parsed), the engine waits for `load`
+        itself, `load_wait` seconds at most (`Arrival.loaded` says whether it came), then
+        `delay` seconds, and reads the page after that: a round trip sooner than being told
+        of `load` here and asking after it. The summary is then taken at `load` and kept for
+        the end of the delay while the page stays as it was (engine/js/arrival.js).
+
+        Raises CaptureTimeoutError when the page does not answer within `timeout` seconds
+        (beyond those waits), DocumentChanged when the document goes away meanwhile,
+        CaptureError when the engine fails."""
         summary_limit = time_limit(summary_timeout, VIEW_SPECS["compact"].timeout)
         options = _engine_options(_capture_request(None, {}), http_status=http_status)
         options["timeoutMs"] = engine_budget_ms(summary_limit)  # as `FrameWorld.capture` has it
+        options["loadWaitMs"] = round(load_wait * 1000)
+        options["delayMs"] = round(delay * 1000)
         world = await self.main_world()
         loop = asyncio.get_running_loop()
         started = loop.time()
-        facts = await world.call("arrive", summary, options, timeout=timeout)
-        return arrival(facts, summary_late=loop.time() - started > summary_limit)
+        facts = await world.call("arrive", summary, options, timeout=timeout + load_wait + delay)
+        reading = loop.time() - started - facts["waitedMs"] / 1000
+        return arrival(facts, summary_late=reading > summary_limit)
 
     # ---- lists that grow as they scroll
 

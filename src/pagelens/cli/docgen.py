@@ -141,16 +141,17 @@ and its message how many requests were still open and the oldest of them. Otherw
 `load_complete` is `true`. The summary comes either way. An HTTP error page (404, 500)
 has loaded: `http_status` and the summary's `error_page` type say what it is.
 
-In the tabs pagelens opens, a navigation that settles by a fixed delay (`fixed_ms`, see
-Settling) has the engine take the compact summary by itself right after `load` (in its
-own world, as the page's own scripts carry on) and keep it for the result, which then
-need not wait for it. It is handed out only when it still holds: nothing in the DOM
-changed since (the ids pagelens stamps aside), the page kept its address (a `pushState`
-counts), did not scroll and kept its viewport size, and the navigation asks for it as it
-was taken (contact details masked, no HTTP error status); otherwise the summary is taken
-afresh, as a summary asked for later would be. (Where settling watches the page, a
-summary taken at `load` would only hold the watching up: the summary is taken once it
-has settled.) A summary that comes later than its own limit is
+A navigation that settles by a fixed delay (`fixed_ms`, see Settling) asks the engine as
+soon as the document is parsed, and the engine waits for `load` (the same {LOAD_WAIT_S:g} s at most)
+and the delay itself, in its own world, as the page's own scripts carry on: the result
+comes a round trip sooner than if pagelens were told of `load` and asked after it. It
+takes the compact summary right after `load` and keeps it for the end of the delay while
+it still holds: nothing in the DOM changed since (the ids pagelens stamps aside), the page
+kept its address (a `pushState` counts), did not scroll and kept its viewport size;
+otherwise the summary is taken afresh after the delay. A page that moves on meanwhile
+(its script sends the tab elsewhere) is waited for and read where it arrived. (Where
+settling watches the page, a summary taken at `load` would only hold the watching up:
+the summary is taken once it has settled.) A summary that comes later than its own limit is
 `summary_error: "summary_timeout"`, whichever way it was taken.
 """
 _SETTLING = f"""## Settling

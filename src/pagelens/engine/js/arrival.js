@@ -1,36 +1,40 @@
 // A document's arrival: what a navigation reports of the page it loaded (its token,
-// address and title, and the compact summary), in one call (browser/page.py,
-// Page.arrive). A navigation that will not watch the page settle says so while the
-// document loads (`expectArrival`): the engine then takes the compact summary by itself
-// right after `load` and keeps it while it still holds: no change to the DOM (the ids
-// captures stamp aside), the same address, no scroll, the same viewport. The arrival a
-// moment later finds it ready instead of waiting for it; anything else takes it afresh.
-// Kept for one arrival only.
+// address and title, whether `load` came, and the compact summary), in one call
+// (browser/page.py, Page.arrive).
+//
+// A navigation that settles by a fixed delay makes the call as soon as the document is
+// parsed, and the engine waits for `load` (`loadWaitMs` at most) and the delay
+// (`delayMs`) itself: told of `load` in Python and asking after it, the result would come
+// a round trip through the driver later. With a delay, the compact summary is taken
+// right after `load` and kept while it still holds: no change to the DOM (the ids
+// captures stamp aside), the same address, no scroll, the same viewport; anything else
+// takes it afresh after the delay.
 
 import { ID_ATTR } from './core.js';
 import { capture, captureWithScan } from './capture.js';
 import { actDocToken } from './act_observe.js';
 import { noteView, watchChanges } from './changes.js';
 
-// The kept summary's own budget: a page that needs longer gets its summary when asked,
-// with the navigation's budget, rather than the main thread held unasked.
-const KEEP_BUDGET_MS = 1000;
 const WATCHED = { subtree: true, childList: true, characterData: true, attributes: true };
 
-let kept = null; // { view, observer, at: where the page stood }
-let timer = 0;
-let asked = false; // an arrival has been read: nothing more to keep
+// Whether `load` came within `limitMs` (at once where it has come); resolved in a task
+// after the page's own load handlers, so that what they change is read too.
+function loadEvent(limitMs) {
+  if (document.readyState === 'complete') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onLoad = () => setTimeout(() => finish(true), 0);
+    const timer = setTimeout(() => finish(false), limitMs);
+    function finish(loaded) {
+      clearTimeout(timer);
+      removeEventListener('load', onLoad);
+      resolve(loaded);
+    }
+    addEventListener('load', onLoad, { once: true });
+  });
+}
 
-// The summary is kept from `load` (at once when it has come); true.
-export function expectArrival() {
-  if (asked || kept || timer) return true;
-  // In a task of its own: the page's load event is not held up by it.
-  const keep = () => {
-    if (!asked) timer = setTimeout(keepSummary, 0);
-  };
-  if (document.readyState === 'complete') keep();
-  else addEventListener('load', keep, { once: true });
-  return true;
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // Where the page stands: its address (pushState moves it without a DOM change), its
@@ -39,54 +43,53 @@ function standing() {
   return [location.href, scrollX, scrollY, innerWidth, innerHeight].join(' ');
 }
 
-function keepSummary() {
-  timer = 0;
-  try {
-    const { result, scan } = captureWithScan('compact', { timeoutMs: KEEP_BUDGET_MS, warmUp: true });
-    if (result.stats.partial) return;
-    const observer = new MutationObserver((records) => {
-      if (changedPage(records)) drop();
-    });
-    for (const root of [document, ...scan.shadowRoots]) observer.observe(root, WATCHED);
-    kept = { view: result.view, observer, at: standing() };
-  } catch {
-    kept = null; // only a head start: the arrival takes its summary itself
-  }
-}
-
 function changedPage(records) {
   return records.some((r) => r.type !== 'attributes' || r.attributeName !== ID_ATTR);
 }
 
-function drop() {
-  if (!kept) return;
-  kept.observer.disconnect();
-  kept = null;
-}
-
-// The kept summary if it still holds and was taken as `options` ask (contact details
-// masked, no base URL, no HTTP error status: the kept one was taken without them).
-function keptSummary(options) {
-  if (!kept) return null;
-  if (changedPage(kept.observer.takeRecords())) drop();
-  const usable = kept && kept.at === standing() && options.maskContactDetails !== false && !options.baseUrl
-    && !(options.httpStatus >= 400);
-  const view = usable ? kept.view : null;
-  drop();
-  return view;
-}
-
-// { doc, href, title }, and with `summary` the compact summary (capture options as for
-// capture('compact')) or, where it could not be taken, summaryError: a summary that
-// fails never fails the arrival.
-export function arrive(summary, options) {
-  watchChanges(); // at the latest: the log starts with `load`, which may never come
-  const facts = { doc: actDocToken(), href: location.href, title: document.title };
-  if (!summary) return facts;
-  asked = true;
-  clearTimeout(timer);
+// The compact summary now, and a way to have it later while the page is as it was; null
+// when it could not be taken whole (the arrival takes it afresh).
+function keepSummary(options) {
   try {
-    const view = keptSummary(options);
+    const { result, scan } = captureWithScan('compact', { ...options, warmUp: true });
+    if (result.stats.partial) return null;
+    let changed = false;
+    const observer = new MutationObserver((records) => {
+      changed ||= changedPage(records);
+    });
+    for (const root of [document, ...scan.shadowRoots]) observer.observe(root, WATCHED);
+    const at = standing();
+    return () => {
+      changed ||= changedPage(observer.takeRecords());
+      observer.disconnect();
+      return changed || at !== standing() ? null : result.view;
+    };
+  } catch {
+    return null; // only a head start
+  }
+}
+
+// { doc, href, title, loaded, waitedMs }, and with `summary` the compact summary (capture
+// options as for capture('compact')) or, where it could not be taken, summaryError: a
+// summary that fails never fails the arrival. `waitedMs`: how long of the call went to
+// waiting for `load` and the delay, which the summary's own limit does not count.
+export async function arrive(summary, options) {
+  const started = performance.now();
+  let loaded = true;
+  let kept = null;
+  if (options.loadWaitMs) {
+    loaded = await loadEvent(options.loadWaitMs);
+    if (options.delayMs) {
+      if (summary) kept = keepSummary(options);
+      await sleep(options.delayMs);
+    }
+  }
+  const facts = { doc: actDocToken(), href: location.href, title: document.title, loaded };
+  facts.waitedMs = performance.now() - started;
+  watchChanges(); // at the latest: the log starts with `load`, which may never come
+  if (!summary) return facts;
+  try {
+    const view = kept && kept();
     if (view) noteView('compact');
     facts.summary = view || capture('compact', options).view;
   } catch (e) {

@@ -3,7 +3,7 @@
 // page's globals (docs/architecture.md, "The engine").
 import { accessibleName } from './accname.js';
 import { actions } from './actions.js';
-import { arrive, expectArrival } from './arrival.js';
+import { arrive } from './arrival.js';
 import { capture, elementById } from './capture.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
@@ -20,9 +20,8 @@ export const engine = {
   // Started when the engine is loaded into an isolated world (browser/world.py): the
   // semantic view's recent events.
   watchChangesFromLoad,
-  // A navigation's one call on arrival, and the summary kept for it from `load`.
+  // A navigation's one call on arrival.
   arrive,
-  expectArrival,
   // The name, role and visibility primitives for any element (the views only cover
   // controls): for tests and the name benchmark.
   accessibleName,
