@@ -16,7 +16,8 @@ import bisect
 import json
 import subprocess
 import tempfile
-from collections import Counter
+from collections import defaultdict
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,21 @@ def _vlq(segment: str) -> list[int]:
     return values
 
 
+@dataclass(frozen=True)
+class EngineMap:
+    """The engine bundle's source map, as bench.profile reads it: the module names, and per
+    line of the script a world evaluates (the bundle inside EntryScript.world_source's
+    wrapper, whose own lines map to nothing) its segments (column, module index, original
+    line, original name where the bundle renamed an identifier there)."""
+
+    modules: list[str]
+    lines: list[list[tuple[int, int, int, str | None]]]
+
+
 @cache
-def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
+def engine_map() -> EngineMap:
     """The engine bundle's source map, built afresh (`node scripts/bundle.mjs --sourcemap`:
-    the bundle is minified, so its own lines say nothing): the module names, and per line
-    of the script a world evaluates (the bundle inside EntryScript.world_source's wrapper,
-    whose own lines map to nothing) its segments (column, module index, original line)."""
+    the bundle is minified, so its own lines and names say nothing)."""
     with tempfile.TemporaryDirectory(prefix="pagelens-map-") as folder:
         try:
             subprocess.run(["node", "scripts/bundle.mjs", "--sourcemap", folder], cwd=ROOT, check=True, timeout=120)
@@ -65,10 +75,11 @@ def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
         if (Path(folder) / "engine.bundle.js").read_text(encoding="utf-8") != ENGINE.source():
             raise SystemExit("the engine bundle is not built from its sources: run `npm run build` first")
         source_map = json.loads((Path(folder) / "engine.bundle.js.map").read_text(encoding="utf-8"))
-    modules = [name.rsplit("/", 1)[-1] for name in source_map["sources"]]
     world = ENGINE.world_source()
-    lines: list[list[tuple[int, int, int]]] = [[] for _ in range(world.count("\n", 0, world.index(ENGINE.source())))]
-    module = line = 0
+    lines: list[list[tuple[int, int, int, str | None]]] = [
+        [] for _ in range(world.count("\n", 0, world.index(ENGINE.source())))
+    ]
+    module = line = name = 0
     for text in source_map["mappings"].split(";"):
         column, segments = 0, []
         for segment in filter(None, text.split(",")):
@@ -76,23 +87,47 @@ def engine_map() -> tuple[list[str], list[list[tuple[int, int, int]]]]:
             column += fields[0]
             if len(fields) >= 4:
                 module, line = module + fields[1], line + fields[2]
-                segments.append((column, module, line))
+                renamed = None
+                if len(fields) == 5:
+                    name += fields[4]
+                    renamed = source_map["names"][name]
+                segments.append((column, module, line, renamed))
         lines.append(segments)
-    return modules, lines
+    return EngineMap([path.rsplit("/", 1)[-1] for path in source_map["sources"]], lines)
 
 
 def engine_location(line: int, column: int) -> str:
     """`module.js:line` for a 0-based line and column of the evaluated engine."""
-    modules, lines = engine_map()
-    segments = lines[line] if 0 <= line < len(lines) else []
-    index = bisect.bisect_right(segments, (column, len(modules), 0)) - 1
+    engine = engine_map()
+    segments = engine.lines[line] if 0 <= line < len(engine.lines) else []
+    index = bisect.bisect_right(segments, (column, len(engine.modules), 0, None)) - 1
     if index < 0:
         return f"engine:{line + 1}"
-    _, module, original = segments[index]
-    return f"{modules[module]}:{original + 1}"
+    _, module, original, _ = segments[index]
+    return f"{engine.modules[module]}:{original + 1}"
 
 
-def function_times(profile: dict[str, Any]) -> tuple[Counter[str], Counter[str], float]:
+def engine_name(line: int, column: int, minified: str) -> str:
+    """The source's name of the function called `minified` in the bundle whose code
+    starts at a 0-based line and column of the evaluated engine: the renamed identifier
+    last written `minified` before it (`function ab(`, `ab=(`), else `minified` itself (a
+    method, whose name the bundle keeps)."""
+    engine = engine_map()
+    segments = engine.lines[line] if 0 <= line < len(engine.lines) else []
+    text = _world_lines()[line] if line < len(_world_lines()) else ""
+    before = bisect.bisect_right(segments, (column, len(engine.modules), 0, None))
+    for at, _, _, name in reversed(segments[:before]):
+        if name and text.startswith(minified, at) and not text[at + len(minified) : at + len(minified) + 1].isalnum():
+            return name
+    return minified
+
+
+@cache
+def _world_lines() -> list[str]:
+    return ENGINE.world_source().split("\n")
+
+
+def function_times(profile: dict[str, Any]) -> tuple[dict[str, float], dict[str, float], float]:
     """Self and total milliseconds per function, and the profile's length in ms."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent: dict[int, int] = {}
@@ -105,10 +140,13 @@ def function_times(profile: dict[str, Any]) -> tuple[Counter[str], Counter[str],
         name = frame["functionName"] or "(anonymous)"
         if frame["lineNumber"] < 0 or frame["url"]:  # native, or a script of the page's
             return name
-        return f"{name} {engine_location(frame['lineNumber'], frame['columnNumber'])}"
+        line, column = frame["lineNumber"], frame["columnNumber"]
+        if frame["functionName"]:
+            name = engine_name(line, column, name)
+        return f"{name} {engine_location(line, column)}"
 
-    self_ms: Counter[str] = Counter()
-    total_ms: Counter[str] = Counter()
+    self_ms: defaultdict[str, float] = defaultdict(float)
+    total_ms: defaultdict[str, float] = defaultdict(float)
     deltas = profile.get("timeDeltas", [])
     for index, sample in enumerate(profile.get("samples", [])):
         ms = deltas[index + 1] / 1000 if index + 1 < len(deltas) else 0.0
@@ -148,7 +186,7 @@ def render(console: Console, profile: dict[str, Any], view: str, repeat: int, to
         table.add_column("ms", justify="right")
         table.add_column("ms / capture", justify="right")
         table.add_column("share", justify="right")
-        for name, ms in [(n, ms) for n, ms in counts.most_common() if n not in skip][:top]:
+        for name, ms in sorted(((n, ms) for n, ms in counts.items() if n not in skip), key=lambda row: -row[1])[:top]:
             table.add_row(name, f"{ms:,.1f}", f"{ms / repeat:,.1f}", f"{ms / length:.1%}")
         console.print(table)
 
