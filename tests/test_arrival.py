@@ -97,3 +97,27 @@ async def test_a_page_that_moves_on_while_loading_is_read_where_it_arrived(page:
     assert result.url == f"{site}catalogue.html" and result.title == "Catalogue"
     assert result.load_complete is True
     assert result.summary is not None and result.summary.title == "Catalogue"
+
+
+async def test_a_new_document_gets_its_engine_while_it_loads_whatever_its_context_is_numbered(
+    page: pagelens.Page, site: str
+) -> None:
+    """Chromium numbers the contexts of each renderer process afresh: going to another site
+    and back, a document's world may have the number the last one's had, and its engine
+    must still be evaluated while it loads, not found missing at the first call."""
+    other_site = site.replace("127.0.0.1", "localhost")
+    world = await page.main_world()
+    sent: list[str] = []
+    send = world.session.send
+
+    async def counted(method: str, params: dict[str, object] | None = None) -> object:
+        sent.append(method)
+        return await send(method, params)
+
+    world.session.send = counted  # type: ignore[method-assign]
+    for url in [f"{site}catalogue.html", f"{other_site}search.html"] * 2:
+        await page.goto(url)
+        await page.ready()
+        sent.clear()
+        assert await world.call("docToken")
+        assert sent == ["Runtime.callFunctionOn"], sent

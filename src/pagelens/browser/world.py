@@ -79,6 +79,8 @@ def _failure(text: str) -> _Failure | None:
 
 # Calls a method of the entry object (`this`) with the arguments after its name.
 _CALL_METHOD = "function (name, ...args) { return this[name](...args); }"
+# Called on a handle only to learn whether it still reaches its object.
+_NOTHING = "function () {}"
 
 
 @dataclass
@@ -178,14 +180,31 @@ class FrameWorld:
 
     async def _create(self) -> None:
         """Create the world in the frame's current document, or find the one made before
-        (Chromium answers the same context for the same name and document)."""
+        (Chromium answers the same context for the same name and document). A new
+        document's context may have the number the last one had (a navigation that moves
+        the frame to another renderer process numbers its contexts afresh): where the
+        number is the same, the handles are asked whether they still hold."""
         created = await self.session.send(
             "Page.createIsolatedWorld",
             {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
         )
-        if created["executionContextId"] != self.context_id:
-            self.context_id = created["executionContextId"]
+        context_id = created["executionContextId"]
+        if context_id != self.context_id or not await self._holds():
+            self.context_id = context_id
             self._entries.clear()
+
+    async def _holds(self) -> bool:
+        """Whether the handles on the entry objects still reach them (true for none)."""
+        handle = next(iter(self._entries.values()), None)
+        if handle is None:
+            return True
+        try:
+            await self.session.send("Runtime.callFunctionOn", {"functionDeclaration": _NOTHING, "objectId": handle})
+        except PlaywrightError as exc:
+            if _failure(str(exc)) is None:
+                raise
+            return False
+        return True
 
     async def _entry(self, entry: EntryScript) -> str:
         """The handle on `entry`'s object in this world, creating world and object once."""
