@@ -75,14 +75,11 @@ function keepSummary(options) {
 // waiting for `load` and the delay, which the summary's own limit does not count.
 export async function arrive(summary, options) {
   const started = performance.now();
-  let loaded = true;
+  const loaded = options.loadWaitMs ? await loadEvent(options.loadWaitMs) : document.readyState === 'complete';
   let kept = null;
-  if (options.loadWaitMs) {
-    loaded = await loadEvent(options.loadWaitMs);
-    if (options.delayMs) {
-      if (summary) kept = keepSummary(options);
-      await sleep(options.delayMs);
-    }
+  if (options.delayMs) {
+    if (summary) kept = keepSummary(options);
+    await sleep(options.delayMs);
   }
   const facts = { doc: actDocToken(), href: location.href, title: document.title, loaded };
   facts.waitedMs = performance.now() - started;
