@@ -102,9 +102,9 @@ async def test_a_page_that_moves_on_while_loading_is_read_where_it_arrived(page:
 async def test_a_new_document_gets_its_engine_while_it_loads_whatever_its_context_is_numbered(
     page: pagelens.Page, site: str
 ) -> None:
-    """Chromium numbers the contexts of each renderer process afresh: going to another site
-    and back, a document's world may have the number the last one's had, and its engine
-    must still be evaluated while it loads, not found missing at the first call."""
+    """Going to another site and back, a document's world may have the number the last
+    one's had: its engine must still be evaluated while it loads, not found missing at
+    the first call."""
     other_site = site.replace("127.0.0.1", "localhost")
     world = await page.main_world()
     sent: list[str] = []

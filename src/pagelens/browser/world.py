@@ -181,9 +181,9 @@ class FrameWorld:
     async def _create(self) -> None:
         """Create the world in the frame's current document, or find the one made before
         (Chromium answers the same context for the same name and document). A new
-        document's context may have the number the last one had (a navigation that moves
-        the frame to another renderer process numbers its contexts afresh): where the
-        number is the same, the handles are asked whether they still hold."""
+        document's world may have the number the last one's had (seen on navigations to
+        the same address and to another site): where the number is the same, the handles
+        are asked whether they still hold."""
         created = await self.session.send(
             "Page.createIsolatedWorld",
             {"frameId": self.frame_id, "worldName": WORLD_NAME, "grantUniveralAccess": False},
