@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import bisect
 import json
+import re
 import subprocess
 import tempfile
 from collections import defaultdict
@@ -117,9 +118,12 @@ def engine_name(line: int, column: int, minified: str) -> str:
     text = _world_lines()[line] if line < len(_world_lines()) else ""
     before = bisect.bisect_right(segments, (column, len(engine.modules), 0, None))
     for at, _, _, name in reversed(segments[:before]):
-        if name and text.startswith(minified, at) and not text[at + len(minified) : at + len(minified) + 1].isalnum():
+        if name and text.startswith(minified, at) and not _IDENTIFIER_CHAR.match(text, at + len(minified)):
             return name
     return minified
+
+
+_IDENTIFIER_CHAR = re.compile(r"[\w$]")
 
 
 @cache
