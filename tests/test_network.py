@@ -12,7 +12,7 @@ import pytest
 from test_static_html import ConnectionCounter
 
 import pagelens
-from pagelens.browser.network import NetworkPolicy, host_resolver_rules
+from pagelens.browser.network import LOOPBACK_HOSTS, NetworkPolicy, host_resolver_rules
 from pagelens.errors import InvalidRequestError, NavigationError
 
 
@@ -119,8 +119,33 @@ def test_policy_decisions() -> None:
     ]
     assert [url for url in allowed if not policy.allows(url)] == []
     assert [url for url in refused if policy.allows(url)] == []
+    # What the driver lets through without asking Python is allowed, and plainly so.
+    passed = [url for url in allowed + refused if not policy.screened.search(url)]
+    assert passed == ["http://127.0.0.1:8000/x", "https://localhost/", "http://[::1]:9/",
+                      "https://a.example.com/", "wss://deep.sub.example.com/socket"]  # fmt: skip
+    assert NetworkPolicy(("a b",)).screened.search("http://a b/")  # unwritable: screened
     assert NetworkPolicy(None).allows("http://anything.test/") and not NetworkPolicy(None).restricts
     assert not NetworkPolicy(()).allows("http://127.0.0.1/")
+
+
+async def test_requests_to_allowed_hosts_do_not_wait_for_python(
+    monkeypatch: pytest.MonkeyPatch, fixtures_url: str
+) -> None:
+    """Only what the policy has to decide crosses to Python (`NetworkPolicy.screened`):
+    the page's own requests go straight on, the refused ones are still refused."""
+    decided: list[str] = []
+    handle = NetworkPolicy.handle
+
+    async def counted(self: NetworkPolicy, route: Any) -> None:
+        decided.append(route.request.url)
+        await handle(self, route)
+
+    monkeypatch.setattr(NetworkPolicy, "handle", counted)
+    async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
+        page = await browser.new_page()
+        await page.goto(f"{fixtures_url}robustness/external.html")
+        assert "http://example.com/x.js" in browser.policy.blocked
+    assert decided and all("example." in url for url in decided), decided
 
 
 def test_host_resolver_rules() -> None:

@@ -165,7 +165,7 @@ class Browser:
     async def _apply_policy(self, context: BrowserContext, *, web_sockets: bool) -> None:
         if not self.policy.restricts:
             return
-        await context.route("**/*", self.policy.handle)
+        await context.route(self.policy.screened, self.policy.handle)
         if web_sockets:
             await context.route_web_socket(self.policy.refuses, self.policy.refuse_web_socket)
 

