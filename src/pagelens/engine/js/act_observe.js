@@ -2,21 +2,16 @@
 // waiting for the DOM to settle. Both watch mutations; the ids that captures
 // stamp are our own writes and never count as the page changing.
 
-import { ID_ATTR, normalizeSpace, truncate } from './core.js';
+import { EVERY_CHANGE, isIdStamp, normalizeSpace, truncate } from './core.js';
 import { actFold } from './act_find.js';
 import { capture } from './capture.js';
 import { LIVE_REGION_SELECTOR, announcerOf, toneOf } from './announce.js';
 import { isRendered } from './visibility.js';
 
 const ACT_MAX_EVENTS = 10;
-const ACT_MUTATION_OPTIONS = { subtree: true, childList: true, attributes: true, characterData: true };
 
 const actObservations = new Map();
 let actObservationSeq = 0;
-
-function actIsOwnWrite(record) {
-  return record.type === 'attributes' && record.attributeName === ID_ATTR;
-}
 
 // One event per region, holding its latest text: a field echoed on every keystroke is
 // one event, not one per key; a toast that came and went keeps the text it showed.
@@ -31,7 +26,7 @@ function actRecord(state, region) {
 
 function actOnMutations(state, records) {
   for (const record of records) {
-    if (actIsOwnWrite(record)) continue;
+    if (isIdStamp(record)) continue;
     state.mutations++;
     const nodes = record.type === 'childList' ? Array.from(record.addedNodes) : [record.target];
     for (const node of nodes) {
@@ -49,7 +44,7 @@ export function actObserveStart() {
   const token = ++actObservationSeq;
   const state = { mutations: 0, events: [], observer: null };
   state.observer = new MutationObserver((records) => actOnMutations(state, records));
-  state.observer.observe(document, ACT_MUTATION_OPTIONS);
+  state.observer.observe(document, EVERY_CHANGE);
   actObservations.set(token, state);
   return { token, doc: actDocToken() };
 }
@@ -111,9 +106,9 @@ export function actWaitQuiet(quietMs, capMs) {
       }
     };
     const observer = new MutationObserver((records) => {
-      if (!records.every(actIsOwnWrite)) restart();
+      if (!records.every(isIdStamp)) restart();
     });
-    observer.observe(document, ACT_MUTATION_OPTIONS);
+    observer.observe(document, EVERY_CHANGE);
     restart();
     const capTimer = setTimeout(() => finish(false), capMs);
   });
@@ -144,7 +139,7 @@ export function actWaitForText(text, timeoutMs) {
         if (actHasText(wanted)) done(true);
       }, 100);
     });
-    observer.observe(document, ACT_MUTATION_OPTIONS);
+    observer.observe(document, EVERY_CHANGE);
     const cap = setTimeout(() => done(actHasText(wanted)), timeoutMs);
   });
 }
@@ -158,9 +153,9 @@ export function actWaitForChange(timeoutMs) {
       resolve(changed);
     };
     const observer = new MutationObserver((records) => {
-      if (!records.every(actIsOwnWrite)) done(true);
+      if (!records.every(isIdStamp)) done(true);
     });
-    observer.observe(document, ACT_MUTATION_OPTIONS);
+    observer.observe(document, EVERY_CHANGE);
     const cap = setTimeout(() => done(false), timeoutMs);
   });
 }

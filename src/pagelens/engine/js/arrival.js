@@ -10,12 +10,10 @@
 // captures stamp aside), the same address, no scroll, the same viewport; anything else
 // takes it afresh after the delay.
 
-import { ID_ATTR } from './core.js';
+import { EVERY_CHANGE, isIdStamp } from './core.js';
 import { capture, captureWithScan } from './capture.js';
 import { actDocToken } from './act_observe.js';
 import { noteView, watchChanges } from './changes.js';
-
-const WATCHED = { subtree: true, childList: true, characterData: true, attributes: true };
 
 // Whether `load` came within `limitMs` (at once where it has come); resolved in a task
 // after the page's own load handlers, so that what they change is read too.
@@ -43,10 +41,6 @@ function standing() {
   return [location.href, scrollX, scrollY, innerWidth, innerHeight].join(' ');
 }
 
-function changedPage(records) {
-  return records.some((r) => r.type !== 'attributes' || r.attributeName !== ID_ATTR);
-}
-
 // The compact summary now, and a way to have it later while the page is as it was; null
 // when it could not be taken whole (the arrival takes it afresh).
 function keepSummary(options) {
@@ -55,12 +49,12 @@ function keepSummary(options) {
     if (result.stats.partial) return null;
     let changed = false;
     const observer = new MutationObserver((records) => {
-      changed ||= changedPage(records);
+      changed ||= !records.every(isIdStamp);
     });
-    for (const root of [document, ...scan.shadowRoots]) observer.observe(root, WATCHED);
+    for (const root of [document, ...scan.shadowRoots]) observer.observe(root, EVERY_CHANGE);
     const at = standing();
     return () => {
-      changed ||= changedPage(observer.takeRecords());
+      changed ||= !observer.takeRecords().every(isIdStamp);
       observer.disconnect();
       return changed || at !== standing() ? null : result.view;
     };

@@ -3,6 +3,14 @@
 
 export const ID_ATTR = 'data-llm-id';
 
+// Every change to a tree, for the observers that ask whether the page changed at all.
+export const EVERY_CHANGE = { subtree: true, childList: true, attributes: true, characterData: true };
+
+// A mutation of the engine's own: an id stamped on an element, no change to the page.
+export function isIdStamp(record) {
+  return record.type === 'attributes' && record.attributeName === ID_ATTR;
+}
+
 export function normalizeSpace(text) {
   return (text || '').replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }

@@ -13,7 +13,7 @@
 // "Delete" button. Links also match by their URL alone, so a re-rendered navigation
 // keeps its ids when only its neighbours changed.
 
-import { ID_ATTR } from './core.js';
+import { EVERY_CHANGE, ID_ATTR, isIdStamp } from './core.js';
 import { accessibleName } from './accname.js';
 import { composedParent, walkElements } from './dom.js';
 import { getRole } from './role.js';
@@ -95,10 +95,8 @@ function forgetGoneKeys() {
 // is a re-rendered copy of an element missing its id.
 
 const watch = { observer: null, roots: [], changed: true, version: 0 };
-const WATCHED = { subtree: true, childList: true, attributes: true, characterData: true };
-
 function isChange(records) {
-  return records.some((r) => r.type !== 'attributes' || r.attributeName !== ID_ATTR);
+  return !records.every(isIdStamp);
 }
 
 function watchDocument(shadowRoots) {
@@ -111,7 +109,7 @@ function watchDocument(shadowRoots) {
   }
   watch.changed = false;
   watch.roots = shadowRoots.slice();
-  for (const root of [document, ...shadowRoots]) watch.observer.observe(root, WATCHED);
+  for (const root of [document, ...shadowRoots]) watch.observer.observe(root, EVERY_CHANGE);
 }
 
 // The version of the document a run sees: the last run's, when nothing has changed since
