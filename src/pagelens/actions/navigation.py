@@ -233,8 +233,7 @@ async def _arrival(
     fixed_ms = options.settle.fixed_ms
     if fixed_ms is None:
         opening = asyncio.ensure_future(_ready(page))
-        load_complete = await page.wait_for_load(options.load_wait)
-        await settle(page, options.settle, load_timeout=options.timeout)
+        load_complete = await _loaded_and_settled(page, options)
         arrival, status = await _arrive(page, opening, options, summary=summary, http_status=http_status)
         return arrival, status, load_complete
     waits = (options.load_wait, fixed_ms / 1000)
@@ -245,9 +244,14 @@ async def _arrival(
         return None, status, await page.wait_for_load(_LOAD_CHECK_S)
     # The document went away meanwhile (its script sent the tab on): the next one loads
     # and settles as a navigation's does, and is asked in separate calls.
+    return None, None, await _loaded_and_settled(page, options)
+
+
+async def _loaded_and_settled(page: Page, options: NavigationOptions) -> bool:
+    """Wait for `load` (`load_wait` at most), then for the page to settle; whether `load` came."""
     load_complete = await page.wait_for_load(options.load_wait)
     await settle(page, options.settle, load_timeout=options.timeout)
-    return None, None, load_complete
+    return load_complete
 
 
 async def _title(tab: Tab, arrival: Arrival | None, status: ContentScriptStatus | None) -> str:
