@@ -57,10 +57,12 @@ class EngineMap:
     """The engine bundle's source map, as bench.profile reads it: the module names, and per
     line of the script a world evaluates (the bundle inside EntryScript.world_source's
     wrapper, whose own lines map to nothing) its segments (column, module index, original
-    line, original name where the bundle renamed an identifier there)."""
+    line, original name where the bundle renamed an identifier there), and that script's
+    own lines."""
 
     modules: list[str]
     lines: list[list[tuple[int, int, int, str | None]]]
+    text: list[str]
 
 
 @cache
@@ -94,7 +96,7 @@ def engine_map() -> EngineMap:
                     renamed = source_map["names"][name]
                 segments.append((column, module, line, renamed))
         lines.append(segments)
-    return EngineMap([path.rsplit("/", 1)[-1] for path in source_map["sources"]], lines)
+    return EngineMap([path.rsplit("/", 1)[-1] for path in source_map["sources"]], lines, world.split("\n"))
 
 
 def engine_location(line: int, column: int) -> str:
@@ -115,7 +117,7 @@ def engine_name(line: int, column: int, minified: str) -> str:
     method, whose name the bundle keeps)."""
     engine = engine_map()
     segments = engine.lines[line] if 0 <= line < len(engine.lines) else []
-    text = _world_lines()[line] if line < len(_world_lines()) else ""
+    text = engine.text[line] if 0 <= line < len(engine.text) else ""
     before = bisect.bisect_right(segments, (column, len(engine.modules), 0, None))
     for at, _, _, name in reversed(segments[:before]):
         if name and text.startswith(minified, at) and not _IDENTIFIER_CHAR.match(text, at + len(minified)):
@@ -124,11 +126,6 @@ def engine_name(line: int, column: int, minified: str) -> str:
 
 
 _IDENTIFIER_CHAR = re.compile(r"[\w$]")
-
-
-@cache
-def _world_lines() -> list[str]:
-    return ENGINE.world_source().split("\n")
 
 
 def function_times(profile: dict[str, Any]) -> tuple[dict[str, float], dict[str, float], float]:
