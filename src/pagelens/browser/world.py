@@ -69,8 +69,11 @@ def engine_budget_ms(limit_s: float) -> int:
     there and returns what it has (a call cannot be cut short from outside). What it then
     builds from what it read (ids stamped, each control's visibility, selectors) took up
     to as long again on a 100k-element page with the CPU slowed fourfold, and the round
-    trip follows: hence 40 %. Never 0: the engine reads a 0 budget as "no budget given"."""
-    return max(1, int(limit_s * 1000 * 0.4))
+    trip follows. On a machine busy with other work that building stretches, while the
+    budget, kept by the clock, does not: with 40 % such a summary took 1.8-2.5 s of its
+    3 s and once went over while the test suite ran. Hence 30 %. Never 0: the engine reads
+    a 0 budget as "no budget given"."""
+    return max(1, int(limit_s * 1000 * 0.3))
 
 
 def _failure(text: str) -> _Failure | None:
