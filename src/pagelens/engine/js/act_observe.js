@@ -2,7 +2,7 @@
 // waiting for the DOM to settle. Both watch mutations; the ids that captures
 // stamp are our own writes and never count as the page changing.
 
-import { EVERY_CHANGE, isIdStamp, normalizeSpace, truncate } from './core.js';
+import { EVERY_CHANGE, changesPage, isIdStamp, normalizeSpace, truncate } from './core.js';
 import { actFold } from './act_find.js';
 import { capture } from './capture.js';
 import { LIVE_REGION_SELECTOR, announcerOf, toneOf } from './announce.js';
@@ -106,7 +106,7 @@ export function actWaitQuiet(quietMs, capMs) {
       }
     };
     const observer = new MutationObserver((records) => {
-      if (!records.every(isIdStamp)) restart();
+      if (changesPage(records)) restart();
     });
     observer.observe(document, EVERY_CHANGE);
     restart();
@@ -153,7 +153,7 @@ export function actWaitForChange(timeoutMs) {
       resolve(changed);
     };
     const observer = new MutationObserver((records) => {
-      if (!records.every(isIdStamp)) done(true);
+      if (changesPage(records)) done(true);
     });
     observer.observe(document, EVERY_CHANGE);
     const cap = setTimeout(() => done(false), timeoutMs);

@@ -10,7 +10,7 @@
 // captures stamp aside), the same address, no scroll, the same viewport; anything else
 // takes it afresh after the delay.
 
-import { EVERY_CHANGE, isIdStamp } from './core.js';
+import { EVERY_CHANGE, changesPage } from './core.js';
 import { capture, captureWithScan } from './capture.js';
 import { actDocToken } from './act_observe.js';
 import { noteView, watchChanges } from './changes.js';
@@ -49,12 +49,12 @@ function keepSummary(options) {
     if (result.stats.partial) return null;
     let changed = false;
     const observer = new MutationObserver((records) => {
-      changed ||= !records.every(isIdStamp);
+      changed ||= changesPage(records);
     });
     for (const root of [document, ...scan.shadowRoots]) observer.observe(root, EVERY_CHANGE);
     const at = standing();
     return () => {
-      changed ||= !observer.takeRecords().every(isIdStamp);
+      changed ||= changesPage(observer.takeRecords());
       observer.disconnect();
       return changed || at !== standing() ? null : result.view;
     };

@@ -11,6 +11,11 @@ export function isIdStamp(record) {
   return record.type === 'attributes' && record.attributeName === ID_ATTR;
 }
 
+// Whether mutation records change the page: any but the engine's own id stamps.
+export function changesPage(records) {
+  return !records.every(isIdStamp);
+}
+
 export function normalizeSpace(text) {
   return (text || '').replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }

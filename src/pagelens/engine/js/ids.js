@@ -13,7 +13,7 @@
 // "Delete" button. Links also match by their URL alone, so a re-rendered navigation
 // keeps its ids when only its neighbours changed.
 
-import { EVERY_CHANGE, ID_ATTR, isIdStamp } from './core.js';
+import { EVERY_CHANGE, ID_ATTR, changesPage } from './core.js';
 import { accessibleName } from './accname.js';
 import { composedParent, walkElements } from './dom.js';
 import { getRole } from './role.js';
@@ -95,14 +95,11 @@ function forgetGoneKeys() {
 // is a re-rendered copy of an element missing its id.
 
 const watch = { observer: null, roots: [], changed: true, version: 0 };
-function isChange(records) {
-  return !records.every(isIdStamp);
-}
 
 function watchDocument(shadowRoots) {
   if (!watch.observer) {
     watch.observer = new MutationObserver((records) => {
-      if (!isChange(records)) return;
+      if (!changesPage(records)) return;
       watch.changed = true;
       watch.observer.disconnect();
     });
@@ -117,7 +114,7 @@ function watchDocument(shadowRoots) {
 // there, is seen by no observer). Watching stops for the run: its own stamps are no
 // change to record.
 function documentVersion(shadowRoots) {
-  const unchanged = watch.observer !== null && !watch.changed && !isChange(watch.observer.takeRecords()) &&
+  const unchanged = watch.observer !== null && !watch.changed && !changesPage(watch.observer.takeRecords()) &&
     watch.roots.length === shadowRoots.length && watch.roots.every((root, i) => root === shadowRoots[i]);
   if (watch.observer) watch.observer.disconnect();
   watch.changed = true;
