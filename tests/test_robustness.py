@@ -316,20 +316,16 @@ async def test_100k_node_page(page: pagelens.Page, fixtures_url: str) -> None:
     assert view.total_controls > 0 and view.controls
 
 
-async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(fixtures_url: str) -> None:
+async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(page: pagelens.Page, fixtures_url: str) -> None:
     """On a CPU four times slower (a busy machine, a small VM) the engine reads the 100k-element
     page until its budget is spent, and what it builds from what it read ends in time too:
     the summary comes back, from the part read, rather than capture_timeout."""
-    # Its own browser: the worker's shared one may hold pages of earlier tests whose
-    # renderer this page would share, and their work would count against its limit.
-    async with pagelens.launch(allowed_hosts=("127.0.0.1",)) as browser:
-        page = await browser.new_page()
-        await page.goto(f"{fixtures_url}robustness/big.html")
-        cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
-        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-        for _ in range(2):  # the first capture of the document, and one after it
-            summary = await page.summary("compact")
-            assert summary.interactive_count > 0 and summary.primary_actions
+    await page.goto(f"{fixtures_url}robustness/big.html")
+    cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
+    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    for _ in range(2):  # the first capture of the document, and one after it
+        summary = await page.summary("compact")
+        assert summary.interactive_count > 0 and summary.primary_actions
 
 
 # ---- invariants: the DOM is left alone, the network is not touched
