@@ -328,6 +328,25 @@ async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(page: pa
         assert summary.interactive_count > 0 and summary.primary_actions
 
 
+async def test_building_stops_at_its_time_and_leaves_out_what_it_did_not_stamp(
+    page: pagelens.Page, fixtures_url: str
+) -> None:
+    """What the engine builds from what it read has as long again as the reading, then
+    stops (docs/views.md, "Huge pages"): with a 1 ms budget on a slowed CPU the reading covers
+    some 200 links, and the stamping stops at its first look at the clock (every 64th
+    control). The capture says it is partial, and every control it counts has its id."""
+    await page.goto(f"{fixtures_url}robustness/big.html")
+    cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
+    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    world = await page.main_world()
+    captured = await world.call("capture", "compact", {"timeoutMs": 1}, timeout=30)
+    stats = captured["stats"]
+    assert stats["partial"]
+    assert 0 < stats["controls"] < 128, stats
+    stamped = await page.playwright_page.evaluate("document.querySelectorAll('[data-llm-id]').length")
+    assert stamped == stats["controls"]
+
+
 # ---- invariants: the DOM is left alone, the network is not touched
 
 # A serialisation of everything a capture could disturb: nodes, attributes (without

@@ -65,14 +65,14 @@ _STALE_TRIES = 3
 
 
 def engine_budget_ms(limit_s: float) -> int:
-    """The engine's own budget for a call limited to `limit_s` seconds: it stops collecting
-    there and returns what it has (a call cannot be cut short from outside). What it then
-    builds from what it read (ids stamped, each control's visibility, selectors) took up
-    to as long again on a 100k-element page with the CPU slowed fourfold, and the round
-    trip follows. On a machine busy with other work that building stretches, while the
-    budget, kept by the clock, does not: with 40 % such a summary took 1.8-2.5 s of its
-    3 s and once went over while the test suite ran. Hence 30 %. Never 0: the engine reads
-    a 0 budget as "no budget given"."""
+    """The engine's own budget for a call limited to `limit_s` seconds: it reads the page
+    for that long and returns what it has (a call cannot be cut short from outside). What
+    it builds from what it read (ids stamped, each control's visibility) has as long again,
+    then stops too (docs/views.md, "Huge pages"): 60 % of the limit, and the rest is for
+    what is left to build (a few selectors, the view's JSON) and the round trip. On a
+    100k-element page with the CPU slowed fourfold and the test suite running beside it,
+    the summary came back in 1.5-2.1 s of its 3 s. Never 0: the engine reads a 0 budget
+    as "no budget given"."""
     return max(1, int(limit_s * 1000 * 0.3))
 
 

@@ -62,7 +62,7 @@ export function captureWithScan(mode, options) {
       controls: scan.controls.length,
       shadowRoots: scan.shadowRoots.length,
       customElementsWithoutOpenRoot: scan.closedShadowHosts,
-      partial: deadline.hit,
+      partial: deadline.hit || deadline.late,
       ms: Math.round(performance.now() - started),
     },
   };

@@ -12,11 +12,12 @@ import { walkRenderedElements } from './dom.js';
 export const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
 
 class Control {
-  constructor(el, role, rect, mask) {
+  constructor(el, role, rect, scan) {
     this.el = el;
     this.role = role;
     this.rect = rect;
-    this.mask = mask; // what a view shows of a text: contact details masked, or not (contact.js)
+    this.mask = scan.mask; // what a view shows of a text: contact details masked, or not (contact.js)
+    this.deadline = scan.deadline;
     this.nameIsMasked = false;
     this.inViewport = intersectsViewport(rect);
     this._visible = undefined;
@@ -25,9 +26,10 @@ class Control {
     this._shown = false;
   }
   // Asked only by the views that show or count visible controls: the semantic view of
-  // the viewport needs it for none, and on a huge page it is a third of the scan.
+  // the viewport needs it for none, and on a huge page it is a third of the scan. Not
+  // asked once the capture is overdue: the control then counts as not shown.
   get visible() {
-    if (this._visible === undefined) this._visible = isVisible(this.el, this.rect);
+    if (this._visible === undefined) this._visible = !this.deadline.overdue() && isVisible(this.el, this.rect);
     return this._visible;
   }
   // The accessible name as views show it.
@@ -84,7 +86,7 @@ export function scanPage(deadline, mask = unmasked) {
     if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();
-        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect, mask));
+        if (rect.width > 0 && rect.height > 0) scan.frames.push(new Control(el, 'iframe', rect, scan));
       }
       return false;
     }
@@ -99,15 +101,23 @@ export function scanPage(deadline, mask = unmasked) {
     if (!isRendered(el)) return true;
     const rect = boxOf(el);
     if (rect.width <= 0 || rect.height <= 0) return true;
-    scan.controls.push(new Control(el, role, rect, mask));
+    scan.controls.push(new Control(el, role, rect, scan));
     return true;
   }, scan.shadowRoots);
   stampIds(scan);
   return scan;
 }
 
+// A control left unstamped when the capture is overdue is left out, as if not read.
 function stampIds(scan) {
   beginStamping(scan.shadowRoots);
-  for (const control of scan.controls) control.stampedId = stableId(control.el);
+  const controls = scan.controls;
+  for (let i = 0; i < controls.length; i++) {
+    if (scan.deadline.overdue()) {
+      controls.length = i;
+      break;
+    }
+    controls[i].stampedId = stableId(controls[i].el);
+  }
   for (const frame of scan.frames) frame.stampedId = stableId(frame.el);
 }

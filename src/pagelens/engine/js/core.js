@@ -61,10 +61,17 @@ export function resetRunCaches() {
 }
 
 // A wall-clock budget shared by one capture, so huge pages stop early instead of hanging.
+// Reading the page stops at `ms`; what is built from what was read (ids, each control's
+// visibility) gets as long again, and then stops too (`overdue`): that work is CPU work,
+// and on a busy machine it would stretch past the view's limit (docs/views.md, "Huge pages").
 export class Deadline {
   constructor(ms) {
-    this.end = performance.now() + ms;
+    const now = performance.now();
+    this.end = now + ms;
+    this.buildEnd = now + 2 * ms;
     this.hit = false;
+    this.late = false;
+    this.asked = 0;
   }
   expired() {
     if (!this.hit && performance.now() > this.end) this.hit = true;
@@ -73,5 +80,11 @@ export class Deadline {
   // For a loop over `count` items so far: the clock is read every 1024th item only.
   passed(count) {
     return this.hit || ((count & 1023) === 0 && this.expired());
+  }
+  // Whether the building's time is spent too; asked once per control, so the clock is
+  // read every 64th time only.
+  overdue() {
+    if (!this.late && (++this.asked & 63) === 0 && performance.now() > this.buildEnd) this.late = true;
+    return this.late;
   }
 }

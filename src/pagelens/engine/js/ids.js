@@ -42,7 +42,7 @@ const idState = {
 export function beginStamping(shadowRoots) {
   adoptIds(shadowRoots);
   if (idState.capture) return;
-  idState.capture = { texts: new Map(), stamped: [], version: documentVersion(shadowRoots) };
+  idState.capture = { texts: new Map(), stamped: [], version: documentVersion(shadowRoots), mayInherit: undefined };
   queueMicrotask(() => endStamping(shadowRoots));
 }
 
@@ -201,13 +201,32 @@ function assignId(el, id) {
   return id;
 }
 
+// Whether an element without an id could inherit one: only the id of a remembered key
+// whose element is gone. Within a run the document does not change, so it is asked once
+// there: a huge page's second capture stamps what its first did not read, and naming each
+// of those elements for nothing cost more than the rest of the stamping.
+function mayInherit() {
+  const capture = idState.capture;
+  if (!capture) return idState.byKey.size > 0;
+  if (capture.mayInherit === undefined) {
+    capture.mayInherit = false;
+    for (const id of idState.byKey.values()) {
+      if (!isLive(id)) {
+        capture.mayInherit = true;
+        break;
+      }
+    }
+  }
+  return capture.mayInherit;
+}
+
 // The id of `el`, stamping one when needed. An element that keeps its own id costs two
 // lookups; identity keys (they need the accessible name) are computed only when an
 // earlier id could be taken over. A new document stamps its controls in document order.
 export function stableId(el) {
   const current = el.getAttribute(ID_ATTR);
   if (current !== null && ownerOf(current) === el) return current;
-  if (current !== null || idState.byKey.size) {
+  if (current !== null || mayInherit()) {
     const keys = identityKeys(el);
     // A copy of a gone element's attribute, still showing the same content. (Otherwise
     // it was copied from a live element (cloneNode), or its content changed.)
