@@ -70,9 +70,8 @@ export function interactionView(scan, options) {
   const kept = capControls(scan.controls, options.maxControls);
   const controls = [];
   const aimap = {};
-  const rootDeadline = options.deadline;
   for (const control of kept) {
-    if (rootDeadline.expired()) break;
+    if (options.deadline.overdue()) break;
     const el = control.el;
     // For use outside pagelens (a fresh load, a script, another tool): none rather than
     // our stamp when CSS cannot name the element alone (docs/ids.md).
