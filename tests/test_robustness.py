@@ -316,13 +316,18 @@ async def test_100k_node_page(page: pagelens.Page, fixtures_url: str) -> None:
     assert view.total_controls > 0 and view.controls
 
 
-async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(page: pagelens.Page, fixtures_url: str) -> None:
-    """On a CPU four times slower (a busy machine, a small VM) the engine reads the 100k-element
-    page until its budget is spent, and what it builds from what it read ends in time too:
-    the summary comes back, from the part read, rather than capture_timeout."""
-    await page.goto(f"{fixtures_url}robustness/big.html")
+async def open_on_a_slow_cpu(page: pagelens.Page, url: str) -> None:
+    """Load `url`, then slow the tab's CPU fourfold (a busy machine, a small VM)."""
+    await page.goto(url)
     cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
     await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+
+
+async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(page: pagelens.Page, fixtures_url: str) -> None:
+    """On a CPU four times slower the engine reads the 100k-element
+    page until its budget is spent, and what it builds from what it read ends in time too:
+    the summary comes back, from the part read, rather than capture_timeout."""
+    await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
     for _ in range(2):  # the first capture of the document, and one after it
         summary = await page.summary("compact")
         assert summary.interactive_count > 0 and summary.primary_actions
@@ -332,13 +337,10 @@ async def test_building_stops_at_its_time_and_leaves_out_what_it_did_not_stamp(
     page: pagelens.Page, fixtures_url: str
 ) -> None:
     """What the engine builds from what it read has as long again as the reading, then
-    stops (docs/views.md, "Huge pages"): with a 1 ms budget on a slowed CPU the reading
-    covers some 200 links (204 were stamped before the building had a time of its own),
-    and the time to stamp them is spent before the stamping starts. The capture says it
-    is partial, and stamps no control it does not count."""
-    await page.goto(f"{fixtures_url}robustness/big.html")
-    cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
-    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    stops (docs/views.md, "Huge pages"). With a 1 ms budget on a slowed CPU the reading
+    covers some 200 links and the building's 2 ms are gone before the stamping starts:
+    the capture says it is partial, and stamps no more than the few controls it counts."""
+    await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
     world = await page.main_world()
     captured = await world.call("capture", "compact", {"timeoutMs": 1}, timeout=30)
     stats = captured["stats"]
@@ -353,9 +355,7 @@ async def test_the_interaction_view_of_a_page_read_in_part_lists_what_was_read(
     """On a CPU four times slower the 100k-element page cannot be read within 30 % of 3 s;
     the interaction view then lists the controls read, up to its cap, built until the
     building's own time is spent, rather than none."""
-    await page.goto(f"{fixtures_url}robustness/big.html")
-    cdp = await page.playwright_page.context.new_cdp_session(page.playwright_page)
-    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
     model = await page.interaction_model(timeout=3)
     assert model.truncated and model.controls
     assert all(c.role == "link" and c.name.startswith("Open ") for c in model.controls)
