@@ -324,9 +324,9 @@ async def open_on_a_slow_cpu(page: pagelens.Page, url: str) -> None:
 
 
 async def test_a_huge_page_on_a_slow_cpu_is_summarised_within_the_limit(page: pagelens.Page, fixtures_url: str) -> None:
-    """On a CPU four times slower the engine reads the 100k-element
-    page until its budget is spent, and what it builds from what it read ends in time too:
-    the summary comes back, from the part read, rather than capture_timeout."""
+    """On a CPU four times slower the engine reads the 100k-element page until its budget
+    is spent, and what it builds from what it read ends in time too: the summary comes
+    back, from the part read, rather than capture_timeout."""
     await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
     for _ in range(2):  # the first capture of the document, and one after it
         summary = await page.summary("compact")
