@@ -4,6 +4,7 @@ servers), the migrations, and what the repositories keep."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from pathlib import Path
 
@@ -172,6 +173,26 @@ async def test_two_stores_open_one_database_at_once(database_url: str) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_new_sqlite_file_being_written_by_another_opens_once_it_is_free(tmp_path: Path) -> None:
+    """Switching a new SQLite file to WAL needs it to itself, and SQLite refuses that at
+    once, without its busy wait, while another connection writes: as when two daemons
+    start on one new file and the first is migrating it. The second waits its turn."""
+    path = tmp_path / "pagelens.db"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE theirs (x)")
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.5, other.execute, "COMMIT")
+    started = time.monotonic()
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        assert time.monotonic() - started >= 0.5
+        await store.meta.set("writer", "second")
+        assert await store.meta.get("writer") == "second"
+    finally:
+        await store.close()
+        other.close()
 
 
 # Sessions

@@ -5,6 +5,7 @@ while another of the same database is open in the same task joins it (`atomic`).
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.util import await_
 
 from pagelens.store.errors import StoreError
 from pagelens.store.urls import shown
@@ -31,6 +33,7 @@ _LAST_USED = "pagelens_last_used"
 # How long an SQLite writer waits for another's lock (a daemon under load, a migration on a
 # busy machine) before it fails with "database is locked".
 SQLITE_LOCK_WAIT_S = 30.0
+_WAL_RETRY_S = 0.05
 
 
 def create_engine(url: URL) -> AsyncEngine:
@@ -93,14 +96,30 @@ def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
     # syncs at checkpoints instead of at every commit: a commit survives the process
     # being killed, not the machine losing power in the next instants (docs/store.md).
     cursor = dbapi_connection.cursor()
-    # The wait first: switching to WAL needs the file to itself, and may have to wait too.
-    pragmas = (f"busy_timeout={int(SQLITE_LOCK_WAIT_S * 1000)}", "journal_mode=WAL", "synchronous=NORMAL")
-    for pragma in (*pragmas, "foreign_keys=ON"):
+    cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_LOCK_WAIT_S * 1000)}")
+    _switch_to_wal(cursor)
+    for pragma in ("synchronous=NORMAL", "foreign_keys=ON"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
     # The driver would otherwise begin transactions itself, late (not before DDL, so two
     # processes could run the same migration) and deferred; `_begin_immediate` does it.
     dbapi_connection.isolation_level = None
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    # Switching a file to WAL needs it to itself. While another connection writes to it
+    # (a second daemon starting on the same new file, migrating it), SQLite refuses at once,
+    # without the busy wait: tried again until the lock wait is over. A file in WAL already
+    # stays so, and is not refused.
+    deadline = time.monotonic() + SQLITE_LOCK_WAIT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        await_(asyncio.sleep(_WAL_RETRY_S))  # this runs inside the driver's call from the event loop
 
 
 def _begin_immediate(connection: Connection) -> None:
