@@ -12,7 +12,7 @@ import pytest
 
 import pagelens
 from pagelens.actions import Session
-from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX, navigation_error
+from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX
 from pagelens.errors import NavigationError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
@@ -42,7 +42,7 @@ async def test_extract_on_a_tab_that_left_for_an_error_is_the_navigation_error(
 
 async def test_a_page_of_its_own_is_no_error(page: pagelens.Page, fixtures_url: str) -> None:
     await page.goto(f"{fixtures_url}extract/article.html")
-    assert await navigation_error(page.playwright_page) is None
+    assert await page.navigation_error() is None
 
 
 async def test_the_navigate_action_fails_with_the_net_error(fixtures_url: str) -> None:

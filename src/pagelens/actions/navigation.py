@@ -29,7 +29,6 @@ from pagelens.actions.models import ActionResult, ContentScriptStatus
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
 from pagelens.browser.arrival import Arrival
-from pagelens.browser.error_document import navigation_error
 from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
@@ -198,7 +197,7 @@ async def _loaded(
     arrival, status, load_complete = await _arrival(tab.page, options, summary=summary, http_status=http_status)
     # Chromium's error document answers at once: a page that does not answer is not one.
     asks = status is None and (arrival is None or arrival.error_document)
-    if asks and (failed := await navigation_error(page)) is not None:
+    if asks and (failed := await tab.page.navigation_error()) is not None:
         raise ActionError(failed.code, failed.message)
     tab.last_url = page.url
     result = ActionResult(

@@ -5,6 +5,9 @@ A page whose script sends the tab to an unreachable address ends up showing Chro
 reported for the tab may still be the attempted one). Read as content, it would pass
 for the page. Whoever reads a tab after loading asks `navigation_error` first and
 reports the failed load instead (docs/extraction.md, "Live pages").
+
+Which network error it was is read from the failed request (browser/requests.py), and
+else from the document: Chromium writes it there, its headless shell shows an empty one.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
+from pagelens.browser.requests import FailedLoad
 from pagelens.errors import CHROMIUM_NET_ERROR, ErrorCode, NavigationError
 
 ERROR_DOCUMENT_PREFIX = "chrome-error://"
@@ -29,16 +33,16 @@ _ASK_TIMEOUT_S = 2.0
 _pending: set[asyncio.Future[tuple[str | None, str] | None]] = set()  # questions left to finish
 
 
-async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
+async def navigation_error(page: PlaywrightPage, failed_load: FailedLoad | None = None) -> NavigationError | None:
     """The failed load that Chromium's error document in `page`'s top frame stands for
     (code: Chromium's net error, e.g. ``err_name_not_resolved``, else
     ``navigation_failed``; the message names the address that failed), or None when the
-    top frame holds a document of its own."""
+    top frame holds a document of its own. `failed_load`: the page's last, as recorded."""
     if page.is_closed():
         return None
     # Not cancelled on time out: detaching its CDP session would wait for the busy page
     # too. It ends by itself when the page answers.
-    asking = asyncio.ensure_future(_error_document(page))
+    asking = asyncio.ensure_future(_error_document(page, failed_load))
     done, _ = await asyncio.wait({asking}, timeout=_ASK_TIMEOUT_S)
     if not done:
         _pending.add(asking)
@@ -54,7 +58,7 @@ async def navigation_error(page: PlaywrightPage) -> NavigationError | None:
     return NavigationError(f"could not load {address}: {reason}", code=code)
 
 
-async def _error_document(page: PlaywrightPage) -> tuple[str | None, str] | None:
+async def _error_document(page: PlaywrightPage, failed_load: FailedLoad | None) -> tuple[str | None, str] | None:
     """(the address that failed, Chromium's net error) when `page` shows the error
     document, else None."""
     try:
@@ -66,6 +70,8 @@ async def _error_document(page: PlaywrightPage) -> tuple[str | None, str] | None
         failed_url = frame.get("unreachableUrl")
         if not failed_url and not str(frame.get("url", "")).startswith(ERROR_DOCUMENT_PREFIX):
             return None
+        if failed_load is not None and failed_load.url == failed_url and failed_load.net_error:
+            return failed_url, failed_load.net_error
         return failed_url, await _net_error(session)
     except PlaywrightError:
         return None  # the frame went while being asked: it showed no error document to read
@@ -78,10 +84,3 @@ async def _net_error(session: CDPSession) -> str:
     result = await session.send("Runtime.evaluate", {"expression": _NET_ERROR_SCRIPT, "returnByValue": True})
     value = result.get("result", {}).get("value")
     return value if isinstance(value, str) else ""
-
-
-async def raise_navigation_error(page: PlaywrightPage) -> None:
-    """Raise the NavigationError of the error document in `page`, if it shows one."""
-    error = await navigation_error(page)
-    if error is not None:
-        raise error

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from pagelens.browser import loading
 from pagelens.browser.arrival import Arrival, arrival
-from pagelens.browser.error_document import raise_navigation_error
+from pagelens.browser.error_document import navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.requests import RequestsInFlight
@@ -106,8 +106,14 @@ class Page:
             )
         except PlaywrightError as exc:
             raise NavigationError.from_playwright(exc, url) from exc
-        await raise_navigation_error(self.playwright_page)
+        if (failed := await self.navigation_error()) is not None:
+            raise failed
         return response.status if response else None
+
+    async def navigation_error(self) -> NavigationError | None:
+        """The failed load the browser's error document in this tab stands for, or None
+        when the tab shows a document of its own (browser/error_document.py)."""
+        return await navigation_error(self.playwright_page, self.requests.failed_load)
 
     async def wait_for_load(self, timeout: float) -> bool:  # noqa: ASYNC109
         """Wait for the document's `load` event (at once when it has fired); False when it

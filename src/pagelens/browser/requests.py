@@ -1,4 +1,5 @@
-"""The requests a tab has in flight, for settling (docs/actions.md, "Settling").
+"""The requests a tab has in flight, for settling (docs/actions.md, "Settling"), and
+the last load of its top frame that failed, for what the error document stands for.
 
 Counted from Playwright's request / requestfinished / requestfailed events, which every
 request of the page and its frames raises (a counter and a dict: cheap). Long-lived
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 from playwright.async_api import Request
 
@@ -22,17 +25,26 @@ LONG_AFTER_S = 2.0
 _FORGET_AFTER_S = 600.0  # a request neither finished nor failed by then is dropped from the books
 
 
+@dataclass(frozen=True)
+class FailedLoad:
+    """A navigation of the top frame that failed."""
+
+    url: str
+    net_error: str  # Chromium's, e.g. ERR_NAME_NOT_RESOLVED; "" when not said
+
+
 class RequestsInFlight:
     """The page's requests in flight, with when each started (the loop's clock)."""
 
     def __init__(self, page: PlaywrightPage, *, long_after: float = LONG_AFTER_S) -> None:
         self.long_after = long_after
         self.finished = 0  # counted requests that finished or failed, ever: a change shows activity
+        self.failed_load: FailedLoad | None = None  # the last one
         self._started: dict[Request, float] = {}
         self._changed = asyncio.Event()
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
-        page.on("requestfailed", self._on_done)
+        page.on("requestfailed", self._on_failed)
 
     def _on_request(self, request: Request) -> None:
         if request.resource_type in UNCOUNTED_TYPES:
@@ -47,6 +59,11 @@ class RequestsInFlight:
         if self._started.pop(request, None) is not None:
             self.finished += 1
             self._changed.set()
+
+    def _on_failed(self, request: Request) -> None:
+        if request.is_navigation_request() and _of_top_frame(request):
+            self.failed_load = FailedLoad(request.url, (request.failure or "").removeprefix("net::"))
+        self._on_done(request)
 
     def pending(self) -> list[Request]:
         """The counted requests in flight that are not long-lived (yet), oldest first."""
@@ -74,3 +91,10 @@ class RequestsInFlight:
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), max(wake, 0.001))
+
+
+def _of_top_frame(request: Request) -> bool:
+    try:
+        return request.frame.parent_frame is None
+    except PlaywrightError:  # a popup's first request: issued before its frame existed
+        return False

@@ -21,7 +21,6 @@ import math
 from typing import get_args
 
 from pagelens.browser.browser import Browser
-from pagelens.browser.error_document import raise_navigation_error
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.browser.page import Page
 from pagelens.browser.static import static_base_url
@@ -87,9 +86,11 @@ async def _prune_live(page: Page, limit_s: float) -> PrunedDocument:
     try:
         document = await prune_page(page, limit_s)
     except PagelensError:
-        await raise_navigation_error(page.playwright_page)
+        if (failed := await page.navigation_error()) is not None:
+            raise failed from None
         raise
-    await raise_navigation_error(page.playwright_page)
+    if (failed := await page.navigation_error()) is not None:
+        raise failed
     return document
 
 
