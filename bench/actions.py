@@ -61,6 +61,7 @@ from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.navigation import NavigationOptions, navigate, take_summary
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
+from pagelens.browser.launcher import find_browser
 from pagelens.browser.network import LOOPBACK_HOSTS
 
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -452,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     runs, clicks = asyncio.run(run())
     results = report(runs, clicks, console)
     results["load_average"] = {"before": load_before, "after": os.getloadavg(), "cpus": os.cpu_count()}
+    results["browser"] = find_browser(headless=True)  # what pagelens.launch ran (docs/browsers.md)
+    console.print(f"browser: {results['browser']}")
     console.print(
         f"load average (1, 5, 15 min) before {_loads(load_before)}, after {_loads(os.getloadavg())} "
         f"on {os.cpu_count()} CPUs: above the CPU count, wall times are inflated"

@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# Installs what pagelens needs on a fresh Debian machine: Debian's Chromium (never a
-# downloaded browser build), a virtualenv in .venv and pagelens itself with its dev tools,
-# and node with the engine's build tools (esbuild, tsc, eslint) for the checks.
+# Installs what pagelens needs on a fresh Debian machine: Debian's Chromium and its
+# headless shell (never a downloaded browser build), a virtualenv in .venv and pagelens
+# itself with its dev tools, and node with the engine's build tools (esbuild, tsc,
+# eslint) for the checks.
 # Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+apt_install() {  # Debian packages, as root or through sudo
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
 if [ -z "${PAGELENS_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ] && ! command -v chromium >/dev/null 2>&1; then
-  echo "setup: installing Debian's chromium (apt-get)…" >&2
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null
+  echo "setup: installing Debian's chromium and its headless shell (apt-get)…" >&2
+  apt_install chromium chromium-headless-shell fonts-liberation
+elif [ -z "${PAGELENS_CHROMIUM:-}" ] && [ -x /usr/bin/chromium ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] \
+  && command -v apt-get >/dev/null 2>&1; then
+  # What pagelens launches when it shows no window (docs/browsers.md). Without it,
+  # chromium itself, which loads pages slower: not worth failing the setup for.
+  echo "setup: installing Debian's chromium-headless-shell (apt-get)…" >&2
+  apt_install chromium-headless-shell || echo "setup: chromium-headless-shell could not be installed; pagelens will launch chromium" >&2
 fi
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "setup: installing Debian's nodejs and npm (apt-get)…" >&2
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+  apt_install nodejs npm
 fi
 
 PYTHON="${PYTHON:-python3}"

@@ -4,7 +4,9 @@ of what was found."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from cli_support import run_cli
 
 import pagelens
 from pagelens.actions import Session
-from pagelens.browser.launcher import Host, candidates, find_browser
+from pagelens.browser.launcher import HEADLESS_SHELL, Host, candidates, find_browser
 from pagelens.errors import BrowserNotFoundError, InvalidRequestError
 
 CHROMIUM = "/usr/bin/chromium"
@@ -47,12 +49,17 @@ def test_playwrights_chromium_is_found_newest_first(tmp_path: Path) -> None:
     cache = tmp_path / "home" / ".cache" / "ms-playwright"
     old = executable(cache / "chromium-1100" / "chrome-linux" / "chrome")
     new = executable(cache / "chromium-1200" / "chrome-linux64" / "chrome")
-    # The headless shell cannot show a window: not a browser to launch.
-    executable(cache / "chromium_headless_shell-1300" / "chrome-linux" / "headless_shell")
+    # The headless shell is looked for on its own, before Chromium when no window is shown.
+    old_shell = executable(cache / "chromium_headless_shell-1100" / "chrome-linux" / "headless_shell")
+    shell = cache / "chromium_headless_shell-1300" / "chrome-headless-shell-linux64" / "chrome-headless-shell"
+    new_shell = executable(shell)
     found = candidates("chromium", linux(tmp_path))
     assert found.index(str(new)) < found.index(str(old))
     assert not any("headless_shell" in c for c in found)
     assert found.index(CHROMIUM) < found.index(str(new))  # the system's own comes first
+    shells = candidates(HEADLESS_SHELL, linux(tmp_path))
+    assert shells.index(str(new_shell)) < shells.index(str(old_shell))
+    assert shells.index("/usr/lib/chromium/chromium-headless-shell") < shells.index(str(new_shell))
 
     elsewhere = tmp_path / "browsers"
     moved = executable(elsewhere / "chromium-1250" / "chrome-linux64" / "chrome")
@@ -122,6 +129,51 @@ def test_a_path_or_the_environment_variable(tmp_path: Path) -> None:
     assert find_browser("chromium", host=linux(tmp_path, PAGELENS_CHROMIUM=str(not_executable))) == CHROMIUM
 
 
+def test_a_launch_with_no_window_takes_chromiums_headless_shell_first(tmp_path: Path) -> None:
+    shell = executable(tmp_path / "bin" / "chromium-headless-shell")
+    chrome = executable(tmp_path / "bin" / "google-chrome")
+    host = linux(tmp_path)
+    assert find_browser(headless=True, host=host) == str(shell)
+    assert find_browser("chromium", headless=True, host=host) == str(shell)
+    assert find_browser(host=host) == CHROMIUM  # a window to show: Chromium itself
+    assert find_browser("chrome", headless=True, host=host) == str(chrome)  # no shell of its own
+    assert find_browser(CHROMIUM, headless=True, host=host) == CHROMIUM  # a path is taken as it is
+    mine = executable(tmp_path / "mine")
+    assert find_browser(headless=True, host=linux(tmp_path, PAGELENS_CHROMIUM=str(mine))) == str(mine)
+
+    with pytest.raises(BrowserNotFoundError) as caught:
+        find_browser(headless=True, host=Host("darwin", {"PATH": str(tmp_path / "none"), "HOME": str(tmp_path)}))
+    assert "chromium-headless-shell (on PATH)" in caught.value.message
+    assert str(tmp_path / "Library" / "Caches" / "ms-playwright" / "chromium_headless_shell-*") in caught.value.message
+
+
+def _browsers_running() -> dict[int, str]:
+    """The executables run by this process's descendants, by process id."""
+    found: dict[int, str] = {}
+    pids = [os.getpid()]
+    while pids:
+        pid = pids.pop()
+        with contextlib.suppress(OSError):
+            found[pid] = os.readlink(f"/proc/{pid}/exe")
+            for task in os.scandir(f"/proc/{pid}/task"):
+                with open(f"{task.path}/children", encoding="ascii") as children:
+                    pids.extend(int(child) for child in children.read().split())
+    return found
+
+
+async def test_a_headless_launch_runs_the_headless_shell() -> None:
+    """What the setup installs beside Chromium is what a headless launch runs (the
+    suite's pages run in it too: test_frames checks that it isolates sites as Chrome)."""
+    before = _browsers_running()
+    async with pagelens.launch(allowed_hosts=[]) as browser:
+        started = {pid: exe for pid, exe in _browsers_running().items() if pid not in before}
+        assert any(Path(exe).name == "chromium-headless-shell" for exe in started.values()), started
+        assert not any(Path(exe).name == "chromium" for exe in started.values()), started
+        page = await browser.new_page()
+        await page.set_content("<button>Go</button>")
+        assert [c.name for c in (await page.interaction_model()).controls] == ["Go"]
+
+
 async def test_a_build_in_playwrights_cache_launches(tmp_path: Path) -> None:
     """The real Chromium, found through the layout of Playwright's cache."""
     build = executable(tmp_path / "chromium-1200" / "chrome-linux64" / "chrome", target=CHROMIUM)
@@ -133,7 +185,6 @@ async def test_a_build_in_playwrights_cache_launches(tmp_path: Path) -> None:
         assert [c.name for c in (await page.interaction_model()).controls] == ["Go"]
     with pytest.raises(InvalidRequestError):
         await Session.start(browser="chromium", cdp_url="http://127.0.0.1:9")
-
 
 
 def test_the_browser_option_of_the_cli(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import pagelens
 from pagelens.actions import Session
-from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX
+from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX, navigation_error
 from pagelens.errors import NavigationError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "extract"
@@ -38,6 +38,24 @@ async def test_extract_on_a_tab_that_left_for_an_error_is_the_navigation_error(
         await pagelens.extract(page, format="text")
     assert caught.value.code == "err_blocked_by_client"
     assert FAILED in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("browser", "code"), [("/usr/bin/chromium", "err_blocked_by_client"), (None, "navigation_failed")]
+)
+async def test_unseen_the_failed_request_leaves_what_the_error_document_says(
+    fixtures_url: str, browser: str | None, code: str
+) -> None:
+    """A failed load pagelens did not see (in a browser attached to after it): Chromium
+    writes the network error into its error document; its headless shell (the default
+    headless launch) shows an empty one, and the load is still a failed one."""
+    async with pagelens.launch(browser=browser, allowed_hosts=["127.0.0.1"]) as launched:
+        page = await launched.new_page()
+        with pytest.raises(NavigationError):
+            await page.goto(f"{fixtures_url}extract/leaves-at-once.html")
+        error = await navigation_error(page.playwright_page)  # no failed load recorded
+        assert error is not None and error.code == code
+        assert FAILED in error.message
 
 
 async def test_a_page_of_its_own_is_no_error(page: pagelens.Page, fixtures_url: str) -> None:

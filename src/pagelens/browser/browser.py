@@ -69,7 +69,7 @@ class Browser:
         itself (see :func:`pagelens.browser.network.host_resolver_rules`)."""
         policy = NetworkPolicy(_hosts(allowed_hosts))
         size = _checked_viewport(viewport)
-        executable = find_browser(browser)
+        executable = find_browser(browser, headless=headless)
         flags = [*CHROMIUM_ARGS, *args]
         if policy.allowed_hosts is not None:
             flags.append(f"--host-resolver-rules={host_resolver_rules(policy.allowed_hosts)}")

@@ -44,7 +44,8 @@ BrowserChoice = Annotated[
     typer.Option(
         "--browser",
         help="What to launch: chromium, chrome, msedge, or an executable's path. "
-        "Default: $PAGELENS_CHROMIUM, else the first of Chromium, Chrome and Edge found.",
+        "Default: $PAGELENS_CHROMIUM, else the first of Chromium (headless: its headless shell first), "
+        "Chrome and Edge found.",
     ),
 ]
 CdpUrl = Annotated[
