@@ -35,7 +35,7 @@ from rich.table import Table
 
 import pagelens
 from bench.actions import NAVIGATION_TIMEOUT_S, RESULTS_DIR, UNSETTLED, percentile, spread
-from bench.corpus import PAGES_DIR, answer_https_from_disk, corpus_pages
+from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.navigation import navigate
 from pagelens.actions.tabs import Tab
@@ -103,7 +103,9 @@ async def measure_page(contenders: list[Contender], url: str, run: PageRun, repe
     run.bare_ms = {label: statistics.median(v) for label, v in bares.items()}
 
 
-async def corpus_runs(executables: dict[str, str], pages: list[Any], repeat: int, console: Console) -> list[PageRun]:
+async def corpus_runs(
+    executables: dict[str, str], pages: list[CorpusPage], repeat: int, console: Console
+) -> list[PageRun]:
     runs: list[PageRun] = []
     with pagelens.serve_directory(PAGES_DIR) as base:
         contenders = [await open_contender(label, path, base) for label, path in executables.items()]

@@ -142,8 +142,9 @@ def find_browser(browser: str | None = None, *, headless: bool = False, host: Ho
                 return configured
             raise BrowserNotFoundError(f"{ENV_VARIABLE}={configured} is not an executable file; {INSTALL_HINT}")
     kinds = BROWSERS if browser is None else (browser,)
-    if headless:
-        kinds = tuple(k for kind in kinds for k in ((HEADLESS_SHELL, kind) if kind == "chromium" else (kind,)))
+    if headless and "chromium" in kinds:
+        at = kinds.index("chromium")
+        kinds = (*kinds[:at], HEADLESS_SHELL, *kinds[at:])
     tried: list[str] = []
     for kind in kinds:
         for candidate in candidates(kind, host):
@@ -182,8 +183,9 @@ def candidates(kind: str, host: Host) -> list[str]:
 
 
 def _playwright_builds(kind: str, host: Host) -> list[str]:
-    """Playwright's downloads of `kind` (`playwright install chromium`), newest first;
-    its cache folder is $PLAYWRIGHT_BROWSERS_PATH or the platform's cache directory."""
+    """Playwright's downloads of `kind` (`playwright install chromium` fetches both
+    Chromium and its headless shell), newest first; its cache folder is
+    $PLAYWRIGHT_BROWSERS_PATH or the platform's cache directory."""
     cache = _playwright_cache(host)
     builds = _PLAYWRIGHT_BUILDS[kind][host.platform]
     prefix = _PLAYWRIGHT_FOLDERS[kind]
