@@ -349,6 +349,18 @@ async def test_building_stops_at_its_time_and_leaves_out_what_it_did_not_stamp(
     assert stamped == stats["controls"] < 200, stats
 
 
+async def test_the_text_of_a_page_read_in_part_is_measured_in_a_time_of_its_own(
+    page: pagelens.Page, fixtures_url: str
+) -> None:
+    """Past the reading's time, the page's text is read for a quarter of it more (docs/views.md,
+    "Huge pages"): a page read in part has words, where it had none."""
+    await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
+    world = await page.main_world()
+    captured = await world.call("capture", "compact", {"timeoutMs": 100}, timeout=30)
+    assert captured["stats"]["partial"]
+    assert captured["view"]["word_count"] > 0
+
+
 async def test_the_interaction_view_of_a_page_read_in_part_lists_what_was_read(
     page: pagelens.Page, fixtures_url: str
 ) -> None:

@@ -67,6 +67,7 @@ export function resetRunCaches() {
 export class Deadline {
   constructor(ms) {
     const now = performance.now();
+    this.ms = ms;
     this.end = now + ms;
     this.buildEnd = now + 2 * ms;
     this.hit = false;
@@ -80,6 +81,15 @@ export class Deadline {
   // For a loop over `count` items so far: the clock is read every 1024th item only.
   passed(count) {
     return this.hit || ((count & 1023) === 0 && this.expired());
+  }
+  // The time for one more pass over the page once the reading's time is spent (its text,
+  // for the word count and the main content): a quarter of the reading's, from now, taken
+  // out of the building's.
+  afterReading() {
+    if (!this.expired()) return this;
+    const pass = new Deadline(this.ms / 4);
+    pass.end = Math.min(pass.end, this.buildEnd);
+    return pass;
   }
   // Whether the building's time is spent too. Asked once per control: the clock is read
   // every 16th time, which on a huge page costs less than reading it for every control

@@ -324,7 +324,7 @@ function redactSummary(summary, values) {
 export function summaryView(scan, mode, options) {
   const httpStatus = options.httpStatus || documentStatus();
   const limits = SUMMARY_LIMITS[mode];
-  const stats = new TextStats(document.body, options.deadline);
+  const stats = new TextStats(document.body, options.deadline?.afterReading());
   const mainNode = findMainNode(stats);
   const type = classifyPage(pageSignals(scan, stats, httpStatus));
   const title = truncate(normalizeSpace(document.title), 120);
