@@ -4,6 +4,7 @@ pagelens.extract on the loaded page, the navigate action and `pagelens extract`.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,17 @@ async def test_unseen_the_failed_request_leaves_what_the_error_document_says(
         error = await navigation_error(page.playwright_page)  # no failed load recorded
         assert error is not None and error.code == code
         assert FAILED in error.message
+
+
+async def test_the_failed_request_is_waited_for_a_moment(page: pagelens.Page, fixtures_url: str) -> None:
+    """On a busy machine the failed request's event may come after the error document
+    shows; whoever asks for it then waits (a moment: None when it does not come)."""
+    waiting = asyncio.ensure_future(page.requests.failed_load_of(FAILED, timeout=10))
+    with pytest.raises(NavigationError):
+        await page.goto(f"{fixtures_url}extract/leaves-at-once.html")
+    recorded = await waiting
+    assert recorded is not None and recorded.net_error == "ERR_BLOCKED_BY_CLIENT"
+    assert await page.requests.failed_load_of("https://elsewhere.invalid/", timeout=0.1) is None
 
 
 async def test_a_page_of_its_own_is_no_error(page: pagelens.Page, fixtures_url: str) -> None:

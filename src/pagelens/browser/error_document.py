@@ -6,8 +6,9 @@ reported for the tab may still be the attempted one). Read as content, it would 
 for the page. Whoever reads a tab after loading asks `navigation_error` first and
 reports the failed load instead (docs/extraction.md, "Live pages").
 
-Which network error it was is read from the failed request (browser/requests.py), and
-else from the document: Chromium writes it there, its headless shell shows an empty one.
+Which network error it was is read from the document, where Chromium writes it; its
+headless shell shows an empty one, and then it is read from the failed request, as the
+tab recorded it (browser/requests.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
-from pagelens.browser.requests import FailedLoad
+from pagelens.browser.requests import RequestsInFlight
 from pagelens.errors import CHROMIUM_NET_ERROR, ErrorCode, NavigationError
 
 ERROR_DOCUMENT_PREFIX = "chrome-error://"
@@ -30,19 +31,23 @@ _NET_ERROR_SCRIPT = "document.querySelector('.error-code')?.textContent?.trim() 
 # answers at once; a page whose own script keeps the main thread busy does not, and is
 # not an error document: it is not waited for.
 _ASK_TIMEOUT_S = 2.0
+# The failed request's event may come a moment after the error document shows (on a busy
+# machine); it is waited for this long.
+_RECORD_WAIT_S = 1.0
 _pending: set[asyncio.Future[tuple[str | None, str] | None]] = set()  # questions left to finish
 
 
-async def navigation_error(page: PlaywrightPage, failed_load: FailedLoad | None = None) -> NavigationError | None:
+async def navigation_error(page: PlaywrightPage, requests: RequestsInFlight | None = None) -> NavigationError | None:
     """The failed load that Chromium's error document in `page`'s top frame stands for
     (code: Chromium's net error, e.g. ``err_name_not_resolved``, else
     ``navigation_failed``; the message names the address that failed), or None when the
-    top frame holds a document of its own. `failed_load`: the page's last, as recorded."""
+    top frame holds a document of its own. `requests`: the page's, which recorded the
+    failed load's request."""
     if page.is_closed():
         return None
     # Not cancelled on time out: detaching its CDP session would wait for the busy page
     # too. It ends by itself when the page answers.
-    asking = asyncio.ensure_future(_error_document(page, failed_load))
+    asking = asyncio.ensure_future(_error_document(page))
     done, _ = await asyncio.wait({asking}, timeout=_ASK_TIMEOUT_S)
     if not done:
         _pending.add(asking)
@@ -52,15 +57,18 @@ async def navigation_error(page: PlaywrightPage, failed_load: FailedLoad | None 
     if found is None:
         return None
     failed_url, net_error = found
+    if not net_error and failed_url and requests is not None:
+        recorded = await requests.failed_load_of(failed_url, _RECORD_WAIT_S)
+        net_error = recorded.net_error if recorded is not None else ""
     address = failed_url or page.url
     code = net_error.lower() if CHROMIUM_NET_ERROR.match(net_error.lower()) else ErrorCode.NAVIGATION_FAILED
     reason = f"net::{net_error}" if code != ErrorCode.NAVIGATION_FAILED else "the browser showed its error page"
     return NavigationError(f"could not load {address}: {reason}", code=code)
 
 
-async def _error_document(page: PlaywrightPage, failed_load: FailedLoad | None) -> tuple[str | None, str] | None:
-    """(the address that failed, Chromium's net error) when `page` shows the error
-    document, else None."""
+async def _error_document(page: PlaywrightPage) -> tuple[str | None, str] | None:
+    """(the address that failed, the net error the document names, "" for none) when
+    `page` shows the error document, else None."""
     try:
         session = await page.context.new_cdp_session(page)
     except PlaywrightError:
@@ -70,8 +78,6 @@ async def _error_document(page: PlaywrightPage, failed_load: FailedLoad | None) 
         failed_url = frame.get("unreachableUrl")
         if not failed_url and not str(frame.get("url", "")).startswith(ERROR_DOCUMENT_PREFIX):
             return None
-        if failed_load is not None and failed_load.url == failed_url and failed_load.net_error:
-            return failed_url, failed_load.net_error
         return failed_url, await _net_error(session)
     except PlaywrightError:
         return None  # the frame went while being asked: it showed no error document to read

@@ -113,7 +113,7 @@ class Page:
     async def navigation_error(self) -> NavigationError | None:
         """The failed load the browser's error document in this tab stands for, or None
         when the tab shows a document of its own (browser/error_document.py)."""
-        return await navigation_error(self.playwright_page, self.requests.failed_load)
+        return await navigation_error(self.playwright_page, self.requests)
 
     async def wait_for_load(self, timeout: float) -> bool:  # noqa: ASYNC109
         """Wait for the document's `load` event (at once when it has fired); False when it

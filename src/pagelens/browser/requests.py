@@ -42,6 +42,7 @@ class RequestsInFlight:
         self.failed_load: FailedLoad | None = None  # the last one
         self._started: dict[Request, float] = {}
         self._changed = asyncio.Event()
+        self._load_failed = asyncio.Event()
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
         page.on("requestfailed", self._on_failed)
@@ -63,7 +64,20 @@ class RequestsInFlight:
     def _on_failed(self, request: Request) -> None:
         if request.is_navigation_request() and _of_top_frame(request):
             self.failed_load = FailedLoad(request.url, (request.failure or "").removeprefix("net::"))
+            self._load_failed.set()
         self._on_done(request)
+
+    async def failed_load_of(self, url: str, timeout: float) -> FailedLoad | None:  # noqa: ASYNC109 - a wait, not a call
+        """The recorded failure of the top frame's load of `url`, waited for `timeout`
+        seconds at most; None when it did not come."""
+        try:
+            async with asyncio.timeout(timeout):
+                while self.failed_load is None or self.failed_load.url != url:
+                    self._load_failed.clear()
+                    await self._load_failed.wait()
+        except TimeoutError:
+            return None
+        return self.failed_load
 
     def pending(self) -> list[Request]:
         """The counted requests in flight that are not long-lived (yet), oldest first."""
