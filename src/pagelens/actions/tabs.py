@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
-from playwright.async_api import Request
 
 from pagelens.actions.dialogs import DialogBox, DialogPolicy
 from pagelens.actions.errors import ActionError
@@ -34,8 +33,6 @@ class Tab:
         self.owned = owned  # opened by this session (not a tab the user had open)
         self.dialogs = DialogBox(policy)
         self.memory = ElementMemory()
-        self.requests = 0  # every request the page made
-        self.navigations = 0  # main-frame navigation requests
         self.loads = 0  # main-frame load events
         self.popups: list[str] = []  # ids of tabs this one opened
         self.page = page
@@ -46,7 +43,6 @@ class Tab:
         self.page = page
         pw = page.playwright_page
         pw.on("dialog", self.dialogs.on_dialog)
-        pw.on("request", self._on_request)
         pw.on("framenavigated", self._on_navigated)
         pw.on("load", self._on_load)
 
@@ -54,10 +50,16 @@ class Tab:
     def playwright_page(self) -> PlaywrightPage:
         return self.page.playwright_page
 
-    def _on_request(self, request: Request) -> None:
-        self.requests += 1
-        if request.is_navigation_request() and request.frame == self.playwright_page.main_frame:
-            self.navigations += 1
+    @property
+    def requests(self) -> int:
+        """Every request the tab's page made (browser/requests.py; counted anew for the
+        page a restart reopens: no action spans a restart)."""
+        return self.page.requests.made
+
+    @property
+    def navigations(self) -> int:
+        """Navigations of the tab's top frame that started."""
+        return self.page.requests.navigations
 
     def _on_load(self, _page: PlaywrightPage) -> None:
         self.loads += 1

@@ -1,5 +1,6 @@
-"""The requests a tab has in flight, for settling (docs/actions.md, "Settling"), and
-the last load of its top frame that failed, for what the error document stands for.
+"""The requests a tab has in flight, for settling (docs/actions.md, "Settling"); how
+many it made, for what an action did; and the last load of its top frame that failed,
+for what the error document stands for.
 
 Counted from Playwright's request / requestfinished / requestfailed events, which every
 request of the page and its frames raises (a counter and a dict: cheap). Long-lived
@@ -39,6 +40,8 @@ class RequestsInFlight:
     def __init__(self, page: PlaywrightPage, *, long_after: float = LONG_AFTER_S) -> None:
         self.long_after = long_after
         self.finished = 0  # counted requests that finished or failed, ever: a change shows activity
+        self.made = 0  # every request the page made, ever, counted or not
+        self.navigations = 0  # of them, navigations of the top frame
         self.failed_load: FailedLoad | None = None  # the last one
         self._started: dict[Request, float] = {}
         self._changed = asyncio.Event()
@@ -48,6 +51,9 @@ class RequestsInFlight:
         page.on("requestfailed", self._on_failed)
 
     def _on_request(self, request: Request) -> None:
+        self.made += 1
+        if request.is_navigation_request() and _of_top_frame(request):
+            self.navigations += 1
         if request.resource_type in UNCOUNTED_TYPES:
             return
         now = asyncio.get_running_loop().time()
