@@ -58,6 +58,7 @@ import pagelens
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.actions import Session, bridge
 from pagelens.actions.dialogs import DialogPolicy
+from pagelens.actions.models import ActionResult
 from pagelens.actions.navigation import NavigationOptions, navigate, take_summary
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.actions.tabs import Tab
@@ -158,14 +159,13 @@ async def bare_navigation(page: PlaywrightPage, url: str) -> Cost:
     return cost
 
 
-async def pagelens_navigation(tab: Tab, url: str, run: PageRun) -> Cost:
+async def pagelens_navigation(tab: Tab, url: str) -> tuple[ActionResult, Cost]:
     """navigate with its summary, settling off, in the front tab."""
     await tab.playwright_page.bring_to_front()
     result, cost = await timed(navigate(tab, url, UNSETTLED, summary=True, base=""))
     if result.summary is None:
         raise RuntimeError(f"navigate: {result.error or result.summary_error}")
-    run.load_complete = result.load_complete
-    return cost
+    return result, cost
 
 
 async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat: int, turn: int) -> None:
@@ -181,15 +181,21 @@ async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat
     tab.attach(page)
     bare: list[Cost] = []
     ours: list[Cost] = []
+
+    async def navigation() -> Cost:
+        result, cost = await pagelens_navigation(tab, url)
+        run.load_complete = result.load_complete
+        return cost
+
     try:
         await bare_navigation(plain, url)
-        await pagelens_navigation(tab, url, run)
+        await navigation()
         for i in range(repeat):
             if (turn + i) % 2:
                 bare.append(await bare_navigation(plain, url))
-                ours.append(await pagelens_navigation(tab, url, run))
+                ours.append(await navigation())
             else:
-                ours.append(await pagelens_navigation(tab, url, run))
+                ours.append(await navigation())
                 bare.append(await bare_navigation(plain, url))
     finally:
         await plain.close()

@@ -34,10 +34,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.actions import NAVIGATION_TIMEOUT_S, RESULTS_DIR, UNSETTLED, percentile, spread
+from bench.actions import RESULTS_DIR, bare_navigation, pagelens_navigation, percentile, spread
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from pagelens.actions.dialogs import DialogPolicy
-from pagelens.actions.navigation import navigate
 from pagelens.actions.tabs import Tab
 from pagelens.browser.launcher import find_browser
 from pagelens.browser.network import LOOPBACK_HOSTS
@@ -56,18 +55,11 @@ class Contender:
     tab: Tab
 
     async def bare(self, url: str) -> float:
-        await self.plain.bring_to_front()
-        started = time.perf_counter()
-        await self.plain.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_S * 1000)
-        return (time.perf_counter() - started) * 1000
+        return (await bare_navigation(self.plain, url)).wall_ms
 
     async def navigate(self, url: str) -> float:
-        await self.tab.playwright_page.bring_to_front()
-        started = time.perf_counter()
-        result = await navigate(self.tab, url, UNSETTLED, summary=True, base="")
-        if result.summary is None:
-            raise RuntimeError(f"navigate: {result.summary_error}")
-        return (time.perf_counter() - started) * 1000
+        _, cost = await pagelens_navigation(self.tab, url)
+        return cost.wall_ms
 
 
 @dataclass
