@@ -349,6 +349,18 @@ async def test_building_stops_at_its_time_and_leaves_out_what_it_did_not_stamp(
     assert stamped == stats["controls"] < 200, stats
 
 
+async def test_reading_out_of_time_ends_where_it_is(page: pagelens.Page, fixtures_url: str) -> None:
+    """Out of time, the scan reads no further, not even the rest of the elements beside
+    those it entered: with a 1 ms budget on a slowed CPU it ends at its first look at the
+    clock (its 1,024th element), where it went on to visit every one of the 20,000 rows
+    beside the one it had reached."""
+    await open_on_a_slow_cpu(page, f"{fixtures_url}robustness/big.html")
+    world = await page.main_world()
+    stats = (await world.call("capture", "compact", {"timeoutMs": 1}, timeout=30))["stats"]
+    assert stats["partial"]
+    assert stats["nodes"] < 2_048, stats
+
+
 async def test_the_text_of_a_page_read_in_part_is_measured_in_a_time_of_its_own(
     page: pagelens.Page, fixtures_url: str
 ) -> None:

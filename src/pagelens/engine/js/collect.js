@@ -7,7 +7,7 @@ import { boxOf, intersectsViewport, isRendered, isVisible, noteScannedShadowRoot
 import { interactiveRole } from './role.js';
 import { resetRunCaches } from './core.js';
 import { unmasked } from './contact.js';
-import { walkRenderedElements } from './dom.js';
+import { STOP, walkRenderedElements } from './dom.js';
 
 export const SKIP_TAGS = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title']);
 
@@ -79,10 +79,11 @@ export function scanPage(deadline, mask = unmasked) {
   if (!root) return scan;
   noteScannedShadowRoots(scan.shadowRoots);
   walkRenderedElements(root, (el) => {
+    // Out of time, the walk ends: nodeCount says how much of the page was read.
+    if (deadline.passed(scan.nodeCount + 1)) return STOP;
     scan.nodeCount++;
     const tag = el.localName; // read once: every DOM getter crosses into the browser
     if (SKIP_TAGS.has(tag)) return false;
-    if (deadline.passed(scan.nodeCount)) return false;
     if (tag === 'iframe' || tag === 'frame') {
       if (isRendered(el)) {
         const rect = el.getBoundingClientRect();

@@ -30,21 +30,29 @@ export function isComposedDescendant(el, ancestor) {
   return false;
 }
 
+// What `visit` returns to end a walk at once: a capture out of time reads no further,
+// not even the siblings of the elements it entered.
+export const STOP = Symbol('stop');
+
 // Visit every element in document order, descending into open shadow roots right
 // after their host. `visit` returning false skips the element's subtree (and its shadow
-// tree). The browser's own TreeWalker steps through the tree: a third of the cost of
-// keeping a stack of children in script.
+// tree), STOP ends the walk (and walkElements returns STOP). The browser's own
+// TreeWalker steps through the tree: a third of the cost of keeping a stack of children
+// in script.
 export function walkElements(root, visit, shadowRoots) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   let node = root.nodeType === 1 ? root : walker.nextNode();
   while (node) {
-    const enter = visit(node) !== false;
+    const visited = visit(node);
+    if (visited === STOP) return STOP;
+    const enter = visited !== false;
     if (enter && node.shadowRoot) {
       if (shadowRoots) shadowRoots.push(node.shadowRoot);
-      walkElements(node.shadowRoot, visit, shadowRoots);
+      if (walkElements(node.shadowRoot, visit, shadowRoots) === STOP) return STOP;
     }
     node = enter ? walker.nextNode() : nextOutside(walker, root);
   }
+  return undefined;
 }
 
 // The node after `walker`'s current node and its subtree, staying inside `root`.
@@ -63,13 +71,13 @@ export function nextOutside(walker, root) {
 // <summary>, which is rendered, is visited.
 export function walkRenderedElements(root, visit, shadowRoots) {
   const step = (el) => {
-    if (visit(el) === false) return false;
+    const visited = visit(el);
+    if (visited === false || visited === STOP) return visited;
     if (el.localName !== 'details' || el.open) return true;
     const summary = detailsSummary(el);
-    if (summary) walkElements(summary, step, shadowRoots);
-    return false;
+    return summary && walkElements(summary, step, shadowRoots) === STOP ? STOP : false;
   };
-  walkElements(root, step, shadowRoots);
+  return walkElements(root, step, shadowRoots);
 }
 
 // ---- the address a capture reads the page from

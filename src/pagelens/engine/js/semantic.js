@@ -6,7 +6,7 @@
 import { SKIP_TAGS } from './collect.js';
 import { controlStates, fieldValue } from './states.js';
 import { isSensitiveField } from './sensitive.js';
-import { detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
+import { STOP, detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
 import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
 import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
@@ -89,7 +89,7 @@ function walkForScrollers(root, consider, deadline) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || tag === 'svg' || tag === 'math') return false;
     if (INLINE_LEAF_TAGS.has(tag) && !el.firstElementChild) return false;
-    if (deadline.passed(++visited)) return false;
+    if (deadline.passed(++visited)) return STOP;
     const style = getComputedStyle(el);
     if (style.display === 'none') return false;
     consider(el, style);
