@@ -33,6 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 from rich.console import Console
@@ -132,7 +133,7 @@ def score(extracted: str, gold: str) -> Score:
 # ---- the libraries alone (in worker processes: they are CPU-bound)
 
 
-def _trafilatura(**options: bool) -> Callable[[str, str], str]:
+def _trafilatura(**options: Any) -> Callable[[str, str], str]:
     def run(html: str, url: str) -> str:
         import trafilatura
 

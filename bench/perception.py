@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import re
@@ -246,7 +247,8 @@ async def measure_page(
     first = await attempt(result, "first", lambda: clock.time(snapshot_call(page, first_view)))
     result.first = first[1] if first else None
     for view in options.views:
-        samples = await attempt(result, view, lambda view=view: clock.repeat(snapshot_call(page, view), options.repeat))
+        repeated = functools.partial(clock.repeat, snapshot_call(page, view), options.repeat)
+        samples = await attempt(result, view, repeated)
         if samples:
             result.warm[view] = median_timing(samples)
     text = None
@@ -431,13 +433,13 @@ def slowest(results: list[PageResult], view: str, count: int = 5) -> list[tuple[
 
 
 def token_summary(results: list[PageResult]) -> dict[str, Any]:
-    ok = [r for r in results if r.error is None and r.compact_tokens is not None]
-    compact = [r.compact_tokens for r in ok]
+    tokens = {r.id: r.compact_tokens for r in results if r.error is None and r.compact_tokens is not None}
+    ok = [r for r in results if r.id in tokens]
     return {
         "pages": len(ok),
-        "compact_max": max(compact, default=None),
-        "compact_median": median(compact),
-        "compact_over_400": [r.id for r in ok if r.compact_tokens > 400],
+        "compact_max": max(tokens.values(), default=None),
+        "compact_median": median(tokens.values()),
+        "compact_over_400": [page for page, count in tokens.items() if count > 400],
         "semantic": coverage_summary(ok, "semantic_tokens", "semantic_covered"),
         PLAYWRIGHT: coverage_summary(ok, "playwright_tokens", "playwright_covered"),
     }

@@ -337,12 +337,14 @@ async def sweep_page(browser: pagelens.Browser, url: str, *, page_id: str = "", 
         found_controls = {c.id: c for c in found.controls}
         second_prefixes = {frame: await _prefix(frame, other.main_frame) for frame in frames_used}
         for frame in frames_used:
-            prefix = second_prefixes[frame]
+            found_prefix = second_prefixes[frame]
             for probe, local_id in await frame.evaluate(_PROBES_JS):
-                control = found_controls.get(f"{prefix}{local_id}") if prefix is not None and local_id else None
-                check = probed.get(probe)
-                if check is not None and control is not None:
-                    check.found_role, check.found_name = control.role, control.name
+                control = (
+                    found_controls.get(f"{found_prefix}{local_id}") if found_prefix is not None and local_id else None
+                )
+                resolved = probed.get(probe)
+                if resolved is not None and control is not None:
+                    resolved.found_role, resolved.found_name = control.role, control.name
     return sweep
 
 

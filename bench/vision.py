@@ -67,7 +67,7 @@ async def run(pages: int, repeat: int) -> dict[str, list[float]]:
                     png_ms, png = await _median_ms(
                         lambda: page.playwright_page.screenshot(type="png", timeout=30_000), repeat
                     )
-                    jpeg_ms, shot = await _median_ms(page.screenshot, repeat)
+                    jpeg_ms, shot = await _median_ms(lambda: pagelens.screenshot(page), repeat)
                     marks_ms, _ = await _median_ms(lambda: pagelens.screenshot(page, marks=True), repeat)
                 except pagelens.PagelensError as exc:
                     Console(stderr=True).print(f"skipped {corpus_page.id}: {exc}")

@@ -75,8 +75,8 @@ class AnthropicMessagesServer(ScriptedServer):
                 yield event("content_block_delta", {"index": index, "delta": delta})
             yield event("content_block_stop", {"index": index})
             index += 1
-        delta = {"stop_reason": _stop(reply), "stop_sequence": None}
-        yield event("message_delta", {"delta": delta, "usage": {"output_tokens": reply.output_tokens}})
+        ending = {"stop_reason": _stop(reply), "stop_sequence": None}
+        yield event("message_delta", {"delta": ending, "usage": {"output_tokens": reply.output_tokens}})
         yield event("message_stop", {})
 
 
