@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
 import sys
@@ -56,6 +55,7 @@ from rich.table import Table
 
 import pagelens
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
+from bench.results import write_results
 from pagelens.actions import Session, bridge
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.models import ActionResult
@@ -65,7 +65,6 @@ from pagelens.actions.tabs import Tab
 from pagelens.browser.launcher import find_browser
 from pagelens.browser.network import LOOPBACK_HOSTS
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "actions"
 FIXED_DELAY_MS = 500  # the fixed wait that settling replaces
 LATE_READ_S = 2.0
@@ -465,9 +464,7 @@ def main(argv: list[str] | None = None) -> int:
         f"load average (1, 5, 15 min) before {_loads(load_before)}, after {_loads(os.getloadavg())} "
         f"on {os.cpu_count()} CPUs: above the CPU count, wall times are inflated"
     )
-    path = args.json or RESULTS_DIR / f"actions-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    path = write_results("actions", results, args.json)
     console.print(f"results: {path}")
     return 0 if all(results["budgets"].values()) else 1
 

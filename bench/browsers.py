@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
 import sys
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +32,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.actions import RESULTS_DIR, bare_navigation, pagelens_navigation, percentile, spread
+from bench.actions import bare_navigation, pagelens_navigation, percentile, spread
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
+from bench.results import write_results
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.tabs import Tab
 from pagelens.browser.launcher import find_browser
@@ -178,9 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = asyncio.run(corpus_runs(executables, pages, args.repeat, console))
     results = report(runs, executables, console)
     results["load_average_after"] = os.getloadavg()
-    path = args.json or RESULTS_DIR / f"browsers-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    path = write_results("browsers", results, args.json)
     console.print(f"results: {path}")
     return 0 if results["budget_ok"] else 1
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import statistics
 import sys
@@ -37,13 +36,13 @@ from rich.table import Table
 
 import pagelens
 from bench.huge_page import ToolbarButton, controls_page
+from bench.results import write_results
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, fit_view, get_ranker
 from pagelens.budget.layouts import LAYOUTS, compact_json
 from pagelens.budget.ranking import embeddings_available
 from pagelens.tokens import count_tokens
 
-RESULTS_DIR = Path(__file__).parent / "results"
 HIT_RATE_FLOOR = 95.0  # percent, the acceptance
 # CPU time, which other programs on the machine hardly move (wall time is shown beside it).
 BM25_CPU_P95_LIMIT_MS = 150.0
@@ -304,9 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 150)
     summary = asyncio.run(run(args, console))
     render(console, summary)
-    path = args.json or RESULTS_DIR / f"dom_rag-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    path = write_results("dom_rag", summary, args.json)
     console.print(f"results: {path}")
     return 0 if all(item["passed"] for item in summary["budgets"]) else 1
 

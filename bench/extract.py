@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import statistics
 import sys
@@ -44,6 +43,7 @@ import pagelens
 from bench.corpus import PAGES_DIR, answer_https_from_disk, corpus_pages
 from bench.extract_cv import CANDIDATES, CrossValidation, PageScores, cross_validate, describe, site_of
 from bench.extract_cv import choose as choose_rules
+from bench.results import write_results
 from pagelens.browser.error_document import ERROR_DOCUMENT_PREFIX
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.extraction.consensus import DEFAULT_RULES, choose
@@ -53,7 +53,6 @@ from pagelens.extraction.prepass import PrunedDocument, prune_html
 from pagelens.extraction.render import render, truncate
 from pagelens.extraction.words import words
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 SOURCES = ("readability", "aeb")
 PAGELENS = "pagelens (out of fold)"
 SHIPPED = "pagelens (shipped rules, in sample)"
@@ -561,24 +560,15 @@ def main(argv: list[str] | None = None) -> int:
     checks = budgets(rows, live, ordered, CANDIDATES[all_pages_choice] == DEFAULT_RULES)
     render_tables(console, rows, live, checks, missing, ordered, cv, all_pages_choice)
 
-    RESULTS_DIR.mkdir(exist_ok=True)
-    path = args.json or RESULTS_DIR / f"extract-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.write_text(
-        json.dumps(
-            {
-                "rows": [asdict(row) for row in rows],
-                "live": [asdict(row) for row in live],
-                "budgets": [asdict(check) for check in checks],
-                "candidates": [describe(rules) for rules in CANDIDATES],
-                "all_pages_choice": all_pages_choice,
-                "pages": [
-                    {**asdict(result), "candidates": [round(s.f1, 4) for s in result.candidates]} for result in ordered
-                ],
-            },
-            indent=1,
-        ),
-        encoding="utf-8",
-    )
+    saved: dict[str, Any] = {
+        "rows": [asdict(row) for row in rows],
+        "live": [asdict(row) for row in live],
+        "budgets": [asdict(check) for check in checks],
+        "candidates": [describe(rules) for rules in CANDIDATES],
+        "all_pages_choice": all_pages_choice,
+        "pages": [{**asdict(result), "candidates": [round(s.f1, 4) for s in result.candidates]} for result in ordered],
+    }
+    path = write_results("extract", saved, args.json)
     console.print(f"[dim]results: {path}[/dim]")
     return 0 if all(check.passed for check in checks) else 1
 

@@ -45,11 +45,11 @@ from rich.table import Table
 import pagelens
 from bench.corpus import PAGES_DIR, CorpusPage, corpus_pages
 from bench.generate import generate_page
+from bench.results import write_results
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.engine.models import VIEWS
 from pagelens.tokens import count_tokens, to_json
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 PLAYWRIGHT = "playwright-ai"
 GENERATED_SIZES = (1_000, 5_000, 10_000, 100_000)
 # Generous limits: the benchmark measures how long a view takes, so the engine must not
@@ -725,9 +725,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = asyncio.run(run(args, console))
     report_failures(console, summary)
     render(console, summary)
-    path = args.json or RESULTS_DIR / f"perception-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    path = write_results("perception", summary, args.json)
     console.print(f"results: {path}")
     return 0 if all(b["passed"] for b in summary["budgets"]) else 1
 

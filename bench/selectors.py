@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 import time
@@ -52,10 +51,10 @@ from rich.table import Table
 
 import pagelens
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
+from bench.results import write_results
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.errors import ErrorCode, PagelensError
 
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
 BUDGET_SAME_PCT = 99.5
 ID_ATTR = "data-llm-id"
 PROBE_ATTR = "data-selector-probe"
@@ -523,9 +522,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(
         f"[dim]{len(pages)} pages in {time.monotonic() - start:.0f} s, load average {os.getloadavg()[0]:.1f}[/dim]"
     )
-    path = args.json or RESULTS_DIR / f"selectors-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({**summary, "pages": [asdict(r) for r in results]}, indent=1), encoding="utf-8")
+    path = write_results("selectors", {**summary, "pages": [asdict(r) for r in results]}, args.json)
     console.print(f"results: {path}")
     return 0 if all(b["passed"] for b in summary["budgets"]) else 1
 
