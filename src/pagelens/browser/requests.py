@@ -52,7 +52,7 @@ class RequestsInFlight:
 
     def _on_request(self, request: Request) -> None:
         self.made += 1
-        if request.is_navigation_request() and _of_top_frame(request):
+        if _navigates_top_frame(request):
             self.navigations += 1
         if request.resource_type in UNCOUNTED_TYPES:
             return
@@ -68,7 +68,7 @@ class RequestsInFlight:
             self._changed.set()
 
     def _on_failed(self, request: Request) -> None:
-        if request.is_navigation_request() and _of_top_frame(request):
+        if _navigates_top_frame(request):
             self.failed_load = FailedLoad(request.url, (request.failure or "").removeprefix("net::"))
             self._load_failed.set()
         self._on_done(request)
@@ -113,7 +113,9 @@ class RequestsInFlight:
                 await asyncio.wait_for(self._changed.wait(), max(wake, 0.001))
 
 
-def _of_top_frame(request: Request) -> bool:
+def _navigates_top_frame(request: Request) -> bool:
+    if not request.is_navigation_request():
+        return False
     try:
         return request.frame.parent_frame is None
     except PlaywrightError:  # a popup's first request: issued before its frame existed
