@@ -167,6 +167,14 @@ async def pagelens_navigation(tab: Tab, url: str) -> tuple[ActionResult, Cost]:
     return result, cost
 
 
+async def pagelens_tab(browser: pagelens.Browser) -> Tab:
+    """A new tab as an agent's session has it: dialogs answered by the default policy."""
+    page = await browser.new_page()
+    tab = Tab("bench", page, DialogPolicy())
+    tab.attach(page)
+    return tab
+
+
 async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat: int, turn: int) -> None:
     """A plain Playwright tab and a pagelens tab, each loading the page once untimed (the
     HTTP cache and the tab's renderer warm, as in an agent's tab), then `repeat` timed
@@ -175,9 +183,7 @@ async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat
     front one, and there a heavy page loaded up to 240 ms slower than in an identical
     pagelens tab behind it (18 turns), which counted against pagelens."""
     plain = await browser.context.new_page()
-    page = await browser.new_page()
-    tab = Tab("bench", page, DialogPolicy())
-    tab.attach(page)
+    tab = await pagelens_tab(browser)
     bare: list[Cost] = []
     ours: list[Cost] = []
 
@@ -198,7 +204,7 @@ async def side_by_side(browser: pagelens.Browser, url: str, run: PageRun, repeat
                 bare.append(await bare_navigation(plain, url))
     finally:
         await plain.close()
-        await page.close()
+        await tab.page.close()
     run.bare_ms = statistics.median(c.wall_ms for c in bare)
     run.navigate_ms = statistics.median(c.wall_ms for c in ours)
     run.overhead_ms = statistics.median(o.wall_ms - b.wall_ms for o, b in zip(ours, bare, strict=True))

@@ -32,15 +32,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import pagelens
-from bench.actions import bare_navigation, pagelens_navigation, percentile, spread
+from bench.actions import bare_navigation, pagelens_navigation, pagelens_tab, percentile, spread
 from bench.corpus import PAGES_DIR, CorpusPage, answer_https_from_disk, corpus_pages
 from bench.results import write_results
-from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.tabs import Tab
 from pagelens.browser.launcher import find_browser
 from pagelens.browser.network import LOOPBACK_HOSTS
 
 RATIO_BUDGET_P50 = 1.0
+MEASURES = {"navigate_ms": "navigate + summary", "bare_ms": "bare navigation"}  # PageRun field -> row name
 
 
 @dataclass
@@ -73,10 +73,7 @@ async def open_contender(label: str, executable: str, base: str) -> Contender:
     browser = await pagelens.Browser.launch(browser=executable, allowed_hosts=LOOPBACK_HOSTS)
     await answer_https_from_disk(browser.context, base)
     plain = await browser.context.new_page()
-    page = await browser.new_page()
-    tab = Tab("bench", page, DialogPolicy())
-    tab.attach(page)
-    return Contender(label, executable, browser, plain, tab)
+    return Contender(label, executable, browser, plain, await pagelens_tab(browser))
 
 
 async def measure_page(contenders: list[Contender], url: str, run: PageRun, repeat: int, turn: int) -> None:
@@ -127,23 +124,17 @@ def report(runs: list[PageRun], executables: dict[str, str], console: Console) -
     table.add_column("p50", justify="right")
     table.add_column("p95", justify="right")
     summary: dict[str, Any] = {}
-    for what in ("navigate_ms", "bare_ms"):
+    for what, measure in MEASURES.items():
         for label in executables:
             values = [getattr(r, what)[label] for r in measured]
-            name = f"{'navigate + summary' if what == 'navigate_ms' else 'bare navigation'}, {label}"
-            summary[f"{what}.{label}"] = {"p50": percentile(values, 50), "p95": percentile(values, 95)}
-            table.add_row(name, f"{percentile(values, 50):.0f} ms", f"{percentile(values, 95):.0f} ms")
-    ratios = {
-        what: [getattr(r, what)["shell"] / getattr(r, what)["chromium"] for r in measured]
-        for what in ("navigate_ms", "bare_ms")
-    }
+            p50, p95 = percentile(values, 50), percentile(values, 95)
+            summary[f"{what}.{label}"] = {"p50": p50, "p95": p95}
+            table.add_row(f"{measure}, {label}", f"{p50:.0f} ms", f"{p95:.0f} ms")
+    ratios = {what: [getattr(r, what)["shell"] / getattr(r, what)["chromium"] for r in measured] for what in MEASURES}
     for what, values in ratios.items():
-        summary[f"ratio.{what}"] = {"p50": percentile(values, 50), "p95": percentile(values, 95)}
-        table.add_row(
-            f"ratio shell / chromium, {'navigate + summary' if what == 'navigate_ms' else 'bare navigation'}",
-            f"{percentile(values, 50):.2f}",
-            f"{percentile(values, 95):.2f}",
-        )
+        p50, p95 = percentile(values, 50), percentile(values, 95)
+        summary[f"ratio.{what}"] = {"p50": p50, "p95": p95}
+        table.add_row(f"ratio shell / chromium, {MEASURES[what]}", f"{p50:.2f}", f"{p95:.2f}")
     console.print(table)
     for label, path in executables.items():
         console.print(f"{label}: {path}")
