@@ -16,6 +16,12 @@ from pagelens.server.app import create_app
 from pagelens.server.auth import load_or_create_token, token_path
 from pagelens.server.config import ServerConfig
 
+# How long a worker may take to answer its supervisor's health check before it is taken
+# for hung, killed and replaced. A worker answers only once it has imported the app, which
+# on a busy machine took longer than uvicorn's 5 s: with four CPU hogs beside it, every
+# start lost a worker that way and began it again.
+WORKER_ANSWER_S = 30
+
 
 def resolve_token(config: ServerConfig, say: Callable[[str], None]) -> str:
     """The token to require: --token, else the one kept in the config folder (made and
@@ -80,7 +86,13 @@ def _uvicorn_config(config: ServerConfig, token: str) -> uvicorn.Config:
     # many a request, and the routes log what matters.
     app = functools.partial(create_app, config, token)
     return uvicorn.Config(
-        app, factory=True, log_level="warning", access_log=False, lifespan="on", workers=config.workers
+        app,
+        factory=True,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        workers=config.workers,
+        timeout_worker_healthcheck=WORKER_ANSWER_S,
     )
 
 
