@@ -50,7 +50,7 @@ import asyncio
 import contextlib
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -487,11 +487,14 @@ async def corpus_agreement(
     tabs: int = 2,
     seconds: float = 30.0,
     progress: Callable[[str, AgreementStats], None] | None = None,
+    also: Callable[[pagelens.Page, str], Awaitable[None]] | None = None,
 ) -> AgreementStats:
     """Pool :func:`agreement` over corpus pages. `tabs` tabs work through the pages side
     by side (each its own renderer, so two cores both work); a tab that fails a page is
     replaced and the failure recorded in ``failed``. `base_url` serves
-    bench.corpus.PAGES_DIR. Mismatches come back in `page_ids` order."""
+    bench.corpus.PAGES_DIR. Mismatches come back in `page_ids` order. `also(page, id)`
+    reads whatever else its caller wants from the same load of each page, after the
+    agreement: loading the corpus is most of a walk's cost."""
     queue = list(enumerate(page_ids))
     await answer_https_from_disk(browser.context, base_url)
     results: dict[int, AgreementStats] = {}
@@ -499,7 +502,10 @@ async def corpus_agreement(
 
     async def measure(page: pagelens.Page, page_id: str) -> AgreementStats:
         await open_page(page, f"{base_url}{page_id}/page.html", seconds)
-        return await agreement(page, page_id)
+        stats = await agreement(page, page_id)
+        if also is not None:
+            await also(page, page_id)
+        return stats
 
     async def worker() -> None:
         page = await browser.new_page()

@@ -1,5 +1,5 @@
 """Page-type classification: the corpus split by site as bench/page_types.py splits it (the
-accuracy on it: test_corpus_summaries.py), and pages of our own for the cases the corpus
+accuracy on it: test_corpus_sweep.py), and pages of our own for the cases the corpus
 lacks (todo apps, a sign-in box beside the content, HTTP error statuses)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The compact and full page summaries on pages of our own: contact masking, CTA ranking,
 forms and the main-content preview, in real Chromium (every corpus page's summary:
-test_corpus_summaries.py)."""
+test_corpus_sweep.py)."""
 
 from __future__ import annotations
 

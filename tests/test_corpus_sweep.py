@@ -1,14 +1,16 @@
-"""Every corpus page's compact summary, taken once in one tab and read by each test: the
-schema limits and token budget, previews that start in the article, and the page type.
+"""Every corpus page loaded once, and read by each test: names, roles and coverage of the
+interaction model against Chromium's own accessibility tree (bench/axtruth.py), and the
+compact summary's schema limits and token budget, previews that start in the article,
+and the page type. (One file, so that one test worker walks the corpus once: loading it
+is most of the walk's cost.)
 
 A page type counts as correct when it matches the page's expected_type or one of its
 alt_expected_types, in each half of the corpus split by site as bench/page_types.py splits
 it. The thresholds hold within every type, so a rule that favours the most common type
-(article) cannot pass. (One file, so that one test worker takes the sweep once.)"""
+(article) cannot pass."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 import statistics
 from dataclasses import dataclass
@@ -17,14 +19,17 @@ from typing import get_args
 import pytest
 
 import pagelens
-from bench.corpus import CorpusPage, answer_https_from_disk, corpus_pages
+from bench.axtruth import AgreementStats, corpus_agreement, offline_browser
+from bench.corpus import CorpusPage, corpus_pages
 from bench.page_types import CHECKING, TUNING, labelled_pages, score, split
 from pagelens.engine.models import PageType
-from pagelens.errors import NavigationError
 from pagelens.tokens import count_tokens, to_json
 
 pytestmark = pytest.mark.corpus
 
+NAME_THRESHOLD = 0.98
+ROLE_THRESHOLD = 0.98
+COVERAGE_THRESHOLD = 0.99
 COMPACT_TOKEN_LIMIT = 400
 TAG_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")  # an element name, custom elements included
 PAGE_TYPE_MIN = 0.90
@@ -38,31 +43,55 @@ class CorpusSummary:
     tokens: int
 
 
-_SWEEP: dict[str, CorpusSummary] = {}
+@dataclass
+class CorpusSweep:
+    agreement: AgreementStats
+    summaries: dict[str, CorpusSummary]
 
 
-async def corpus_summaries(browser: pagelens.Browser, corpus_url: str) -> dict[str, CorpusSummary]:
-    """The compact summary of every corpus page, computed once per test session."""
-    if _SWEEP:
-        return _SWEEP
-    await answer_https_from_disk(browser.context, corpus_url)
-    tab = await browser.new_page()
-    try:
-        for page in corpus_pages():
-            # A few saved pages never fire `load`; their DOM is there all the same.
-            with contextlib.suppress(NavigationError):
-                await tab.goto(page.path(corpus_url), timeout=8)
-            # A generous limit: the sweep shares the machine with other work; speed is
-            # not what these tests measure.
-            compact = await tab.summary("compact", timeout=15)
-            _SWEEP[page.id] = CorpusSummary(page, compact, count_tokens(to_json(compact)))
-    finally:
-        await tab.close()
-    return _SWEEP
+_SWEEPS: dict[str, CorpusSweep] = {}  # by the corpus server's address
 
 
-async def test_compact_summary_limits_on_every_corpus_page(browser: pagelens.Browser, corpus_url: str) -> None:
-    sweep = await corpus_summaries(browser, corpus_url)
+async def corpus_sweep(corpus_url: str) -> CorpusSweep:
+    """What every corpus page gives, computed once per test session. A browser of its own
+    keeps the network off without routing each request through Python (see
+    bench.axtruth.offline_browser)."""
+    if corpus_url in _SWEEPS:
+        return _SWEEPS[corpus_url]
+    pages = {page.id: page for page in corpus_pages()}
+    summaries: dict[str, CorpusSummary] = {}
+
+    async def summarize(tab: pagelens.Page, page_id: str) -> None:
+        # A generous limit: the sweep shares the machine with other work; speed is not
+        # what these tests measure.
+        compact = await tab.summary("compact", timeout=15)
+        summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
+
+    async with offline_browser() as browser:
+        agreement = await corpus_agreement(browser, corpus_url, list(pages), also=summarize)
+    _SWEEPS[corpus_url] = CorpusSweep(agreement, summaries)
+    return _SWEEPS[corpus_url]
+
+
+async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
+    """Pooled over every corpus page: names, roles and coverage of the visible interactive
+    elements Chromium names."""
+    stats = (await corpus_sweep(corpus_url)).agreement
+    sample = "\n".join(
+        f"  {m.page} [{m.kind}] {m.chromium_role} {m.expected_name[:60]!r} vs {m.pagelens_role} "
+        f"{(m.pagelens_name or '')[:60]!r}"
+        for m in [m for m in stats.mismatches if m.kind != "unnamed"][:40]
+    )
+    assert not stats.failed, f"pages that could not be measured: {stats.failed}"
+    assert stats.named >= 30_000, stats.summary()
+    assert stats.name_rate >= NAME_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.role_rate >= ROLE_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.interaction_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
+    assert stats.semantic_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
+
+
+async def test_compact_summary_limits_on_every_corpus_page(corpus_url: str) -> None:
+    sweep = (await corpus_sweep(corpus_url)).summaries
     assert len(sweep) == len(corpus_pages())
     problems = []
     for page_id, result in sweep.items():
@@ -84,10 +113,10 @@ async def test_compact_summary_limits_on_every_corpus_page(browser: pagelens.Bro
     assert not problems, problems[:20]
 
 
-async def test_previews_of_articles_start_in_the_article(browser: pagelens.Browser, corpus_url: str) -> None:
+async def test_previews_of_articles_start_in_the_article(corpus_url: str) -> None:
     """The preview is main content: its opening words appear in the gold article text the
     corpus ships for Readability (expected.html) and benchmark (ground-truth.json) pages."""
-    sweep = await corpus_summaries(browser, corpus_url)
+    sweep = (await corpus_sweep(corpus_url)).summaries
     checked, misses = 0, []
     for page_id, result in sweep.items():
         gold = _gold_article_text(result.page)
@@ -116,8 +145,8 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
 
-async def test_page_type_accuracy_on_the_corpus(browser: pagelens.Browser, corpus_url: str) -> None:
-    sweep = await corpus_summaries(browser, corpus_url)
+async def test_page_type_accuracy_on_the_corpus(corpus_url: str) -> None:
+    sweep = (await corpus_sweep(corpus_url)).summaries
     pages = labelled_pages()
     assert len(pages) > 300
     halves = split(pages)
