@@ -1,8 +1,9 @@
 """Every corpus page loaded once, and read by each test: names, roles and coverage of the
-interaction model against Chromium's own accessibility tree (bench/axtruth.py), and the
+interaction model against Chromium's own accessibility tree (bench/axtruth.py); the
 compact summary's schema limits and token budget, previews that start in the article,
-and the page type. (One file, so that one test worker walks the corpus once: loading it
-is most of the walk's cost.)
+and the page type; and every selector the views emit, matching its own element
+(selector_support.py). (One file, so that one test worker walks the corpus once: loading
+it is most of the walk's cost.)
 
 A page type counts as correct when it matches the page's expected_type or one of its
 alt_expected_types, in each half of the corpus split by site as bench/page_types.py splits
@@ -11,12 +12,15 @@ it. The thresholds hold within every type, so a rule that favours the most commo
 
 from __future__ import annotations
 
+import contextlib
 import re
 import statistics
 from dataclasses import dataclass
 from typing import get_args
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
+from selector_support import Tally, check_page
 
 import pagelens
 from bench.axtruth import AgreementStats, corpus_agreement, offline_browser
@@ -47,6 +51,7 @@ class CorpusSummary:
 class CorpusSweep:
     agreement: AgreementStats
     summaries: dict[str, CorpusSummary]
+    selectors: dict[str, Tally]
 
 
 _SWEEPS: dict[str, CorpusSweep] = {}  # by the corpus server's address
@@ -60,17 +65,33 @@ async def corpus_sweep(corpus_url: str) -> CorpusSweep:
         return _SWEEPS[corpus_url]
     pages = {page.id: page for page in corpus_pages()}
     summaries: dict[str, CorpusSummary] = {}
+    selectors: dict[str, Tally] = {}
 
-    async def summarize(tab: pagelens.Page, page_id: str) -> None:
+    async def read_more(tab: pagelens.Page, page_id: str) -> None:
         # A generous limit: the sweep shares the machine with other work; speed is not
         # what these tests measure.
         compact = await tab.summary("compact", timeout=15)
         summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
+        selectors[page_id] = await check_selectors(tab, page_id)
 
     async with offline_browser() as browser:
-        agreement = await corpus_agreement(browser, corpus_url, list(pages), also=summarize)
-    _SWEEPS[corpus_url] = CorpusSweep(agreement, summaries)
+        agreement = await corpus_agreement(browser, corpus_url, list(pages), also=read_more)
+    _SWEEPS[corpus_url] = CorpusSweep(agreement, summaries, selectors)
     return _SWEEPS[corpus_url]
+
+
+async def check_selectors(tab: pagelens.Page, page_id: str) -> Tally:
+    """check_page with the page's scripts stopped: what a capture read is what its
+    selectors are resolved against, not what a timer has moved since."""
+    pw = tab.playwright_page
+    cdp = await pw.context.new_cdp_session(pw)
+    await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        return await check_page(tab, page_id)
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the tab is gone: nothing to restore
+            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
+            await cdp.detach()
 
 
 async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
@@ -88,6 +109,21 @@ async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
     assert stats.role_rate >= ROLE_THRESHOLD, f"{stats.summary()}\n{sample}"
     assert stats.interaction_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
     assert stats.semantic_coverage >= COVERAGE_THRESHOLD, f"{stats.summary()}\n{sample}"
+
+
+async def test_selectors_across_the_corpus(corpus_url: str) -> None:
+    sweep = await corpus_sweep(corpus_url)
+    total = Tally()
+    for tally in sweep.selectors.values():
+        total.add(tally)
+    print(
+        f"\nselectors: {total.checked} checked on {len(sweep.selectors)} pages ({total.actions} primary"
+        f" actions), {len(total.failures)} failing"
+    )
+    assert len(sweep.selectors) == len(corpus_pages()) == 520
+    assert total.checked > 20_000
+    assert not total.failures, "\n".join(total.failures[:50])
+    assert not total.unnamed, total.unnamed[:50]
 
 
 async def test_compact_summary_limits_on_every_corpus_page(corpus_url: str) -> None:
