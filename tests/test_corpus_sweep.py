@@ -85,8 +85,8 @@ async def check_selectors(tab: pagelens.Page, page_id: str) -> Tally:
     selectors are resolved against, not what a timer has moved since."""
     pw = tab.playwright_page
     cdp = await pw.context.new_cdp_session(pw)
-    await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
     try:
+        await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
         return await check_page(tab, page_id)
     finally:
         with contextlib.suppress(PlaywrightError):  # the tab is gone: nothing to restore
