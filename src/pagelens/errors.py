@@ -211,19 +211,25 @@ class CaptureError(PagelensError):
     code = ErrorCode.CAPTURE_FAILED
 
 
+# The call a Playwright error names first ("Page.goto: ..."): not the user's call.
+_PLAYWRIGHT_CALL = re.compile(r"^[A-Z]\w*\.\w+: ")
+
+
 class NavigationError(PagelensError):
     code = ErrorCode.NAVIGATION_FAILED
 
     @classmethod
     def from_playwright(cls, exc: Exception, url: str) -> NavigationError:
-        """Chromium's ``net::ERR_NAME_NOT_RESOLVED`` becomes code ``err_name_not_resolved``."""
+        """Chromium's ``net::ERR_NAME_NOT_RESOLVED`` becomes code ``err_name_not_resolved``,
+        and the message says it as the error document does (browser/error_document.py):
+        "could not load URL: net::ERR_NAME_NOT_RESOLVED", without Playwright's wording
+        around it ("Page.goto: ... at URL")."""
         text = str(exc)
-        reason = re.search(r"net::(ERR_[A-Z0-9_]+)", text)
-        if reason:
-            code = reason.group(1).lower()
-        elif "Timeout" in text:
-            code = ErrorCode.NAVIGATION_TIMEOUT
-        else:
-            code = cls.code
+        if reason := re.search(r"net::(ERR_[A-Z0-9_]+)", text):
+            return cls(f"could not load {url}: {reason.group(0)}", code=reason.group(1).lower())
+        if timeout := re.search(r"Timeout (\d+)ms exceeded", text):
+            waited = int(timeout.group(1)) / 1000
+            return cls(f"could not load {url}: not loaded within {waited:g} s", code=ErrorCode.NAVIGATION_TIMEOUT)
+        code = ErrorCode.NAVIGATION_TIMEOUT if "Timeout" in text else cls.code
         first_line = text.strip().splitlines()[0] if text.strip() else "navigation failed"
-        return cls(f"could not load {url}: {first_line}", code=code)
+        return cls(f"could not load {url}: {_PLAYWRIGHT_CALL.sub('', first_line)}", code=code)
