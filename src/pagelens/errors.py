@@ -211,6 +211,13 @@ class CaptureError(PagelensError):
     code = ErrorCode.CAPTURE_FAILED
 
 
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message, or its type's name when it has none: what
+    a typed error quotes of a library's error."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 # The call a Playwright error names first ("Page.goto: ..."): not the user's call.
 _PLAYWRIGHT_CALL = re.compile(r"^[A-Z]\w*\.\w+: ")
 
@@ -231,5 +238,4 @@ class NavigationError(PagelensError):
             waited = int(timeout.group(1)) / 1000
             return cls(f"could not load {url}: not loaded within {waited:g} s", code=ErrorCode.NAVIGATION_TIMEOUT)
         code = ErrorCode.NAVIGATION_TIMEOUT if "Timeout" in text else cls.code
-        first_line = text.strip().splitlines()[0] if text.strip() else "navigation failed"
-        return cls(f"could not load {url}: {_PLAYWRIGHT_CALL.sub('', first_line)}", code=code)
+        return cls(f"could not load {url}: {_PLAYWRIGHT_CALL.sub('', first_line(exc))}", code=code)

@@ -31,7 +31,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
 from pagelens.browser import loading
 from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
-from pagelens.errors import ErrorCode
+from pagelens.errors import ErrorCode, first_line
 
 MAX_WAIT_MS = 60_000
 
@@ -132,7 +132,7 @@ class Act:
             try:
                 task.result()
             except PlaywrightError as exc:
-                raise ActionError(ErrorCode.INPUT_FAILED, _first_line(exc)) from exc
+                raise ActionError(ErrorCode.INPUT_FAILED, first_line(exc)) from exc
             return
         if tab.dialogs.pending:
             task.add_done_callback(_consume)
@@ -145,11 +145,6 @@ class Act:
 def describe(target: Target) -> str:
     name = f' "{target.name}"' if target.name else ""
     return f"{target.role}{name} [id {target.id}]"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _consume(task: asyncio.Task[Any]) -> None:
@@ -551,7 +546,7 @@ async def upload_file(act: Act) -> Done:
         try:
             await _locator(act, target).set_input_files(paths, timeout=act.options.input_timeout * 1000)
         except PlaywrightError as exc:
-            raise ActionError(ErrorCode.UPLOAD_FAILED, _first_line(exc)) from exc
+            raise ActionError(ErrorCode.UPLOAD_FAILED, first_line(exc)) from exc
         return Done(f"attached {names} to {describe(target)}", target)
     # A button that opens a file chooser.
     x, y = await act.ready(target, pointer=True)
@@ -561,7 +556,7 @@ async def upload_file(act: Act) -> Done:
         await (await chooser.value).set_files(paths)
     except PlaywrightError as exc:
         raise ActionError(
-            ErrorCode.UPLOAD_FAILED, f"{describe(target)} opened no file chooser: {_first_line(exc)}"
+            ErrorCode.UPLOAD_FAILED, f"{describe(target)} opened no file chooser: {first_line(exc)}"
         ) from exc
     return Done(f"attached {names} through {describe(target)}", target)
 

@@ -30,7 +30,7 @@ from pagelens.actions.tab_actions import TabCall
 from pagelens.actions.tabs import Tabs
 from pagelens.browser import Browser
 from pagelens.budget import DEFAULT_MAX_TOKENS
-from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
+from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError, first_line
 
 CALL_TIMEOUT_S = 120.0  # the ceiling of any one call, whatever its parts' own limits
 
@@ -264,5 +264,4 @@ def _typed(exc: Exception) -> PagelensError:
         return exc
     if isinstance(exc, TimeoutError):
         return ActionError(ErrorCode.TIMEOUT, f"the call took longer than {CALL_TIMEOUT_S:g} s")
-    text = str(exc).strip()
-    return ActionError(ErrorCode.BROWSER_ERROR, text.splitlines()[0] if text else type(exc).__name__)
+    return ActionError(ErrorCode.BROWSER_ERROR, first_line(exc))

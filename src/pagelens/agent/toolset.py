@@ -33,7 +33,7 @@ from pagelens.agent.tools import (
     repl,
 )
 from pagelens.agent.tools.summarize import summarize
-from pagelens.errors import ErrorCode, PagelensError
+from pagelens.errors import ErrorCode, PagelensError, first_line
 from pagelens.extraction.models import SummarizeRequest
 
 NAVIGATION_TIMEOUT_S = 15.0  # a navigate call waits this long for the page to load
@@ -310,5 +310,4 @@ async def run_tool(ctx: ToolContext, tools: dict[str, AgentTool], name: str, arg
     except PagelensError as exc:
         return ToolOutput.failure(exc)
     except PlaywrightError as exc:  # the page closed or crashed under a tool that drives it itself
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return ToolOutput.failure(PagelensError(f"{name}: {reason}", code=ErrorCode.BROWSER_ERROR))
+        return ToolOutput.failure(PagelensError(f"{name}: {first_line(exc)}", code=ErrorCode.BROWSER_ERROR))

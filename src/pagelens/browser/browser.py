@@ -21,6 +21,7 @@ from pagelens.errors import (
     BrowserConnectError,
     BrowserLaunchError,
     InvalidRequestError,
+    first_line,
 )
 
 DEFAULT_VIEWPORT = (1280, 800)
@@ -83,7 +84,7 @@ class Browser:
                     timeout=timeout * 1000,
                 )
             except PlaywrightError as exc:
-                raise BrowserLaunchError(f"could not start {executable}: {_first_line(exc)}") from exc
+                raise BrowserLaunchError(f"could not start {executable}: {first_line(exc)}") from exc
             context = await browser.new_context(viewport=_viewport(size))
             self = cls(playwright, browser, context, policy=policy, viewport=size, owns_context=True)
             await self._apply_policy(context, web_sockets=False)  # the resolver rules cover them
@@ -152,7 +153,7 @@ class Browser:
             try:
                 browser = await asyncio.wait_for(open_browser(playwright), timeout + 1.0)
             except (PlaywrightError, TimeoutError) as exc:
-                raise BrowserConnectError(f"could not attach to {endpoint}: {_first_line(exc)}") from exc
+                raise BrowserConnectError(f"could not attach to {endpoint}: {first_line(exc)}") from exc
             owns = not browser.contexts
             context = browser.contexts[0] if browser.contexts else await browser.new_context(viewport=_viewport(size))
             self = cls(playwright, browser, context, policy=policy, viewport=size, owns_context=owns)
@@ -266,11 +267,6 @@ def _checked_viewport(viewport: object) -> tuple[int, int]:
     ):
         raise InvalidRequestError(f"viewport must be (width, height) in pixels, not {viewport!r}")
     return (viewport[0], viewport[1])
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _viewport(size: tuple[int, int]) -> ViewportSize:

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.util import await_
 
+from pagelens.errors import first_line
 from pagelens.store.errors import StoreError
 from pagelens.store.urls import shown
 
@@ -154,7 +155,7 @@ class Database:
                 finally:
                     _open.reset(joined)
         except SQLAlchemyError as exc:
-            raise StoreError(f"the database at {shown(self.engine.url)} failed: {_first_line(exc)}") from exc
+            raise StoreError(f"the database at {shown(self.engine.url)} failed: {first_line(exc)}") from exc
 
     async def update_row(
         self, table: Any, row_id: str, values: dict[str, Any], fields: Sequence[Any]
@@ -178,8 +179,3 @@ class Database:
 # The transaction open in this task, which the repositories' calls join.
 _Open = tuple[Database, AsyncSession, asyncio.Task[Any] | None]  # the database, its session, the task that opened it
 _open: ContextVar[_Open | None] = ContextVar("pagelens_store_transaction", default=None)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

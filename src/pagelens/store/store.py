@@ -8,6 +8,7 @@ from types import TracebackType
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
+from pagelens.errors import first_line
 from pagelens.store.chat_cache import ChatCacheRepository
 from pagelens.store.database import Database, create_engine
 from pagelens.store.errors import StoreUnavailableError
@@ -76,6 +77,5 @@ class Store:
 
 def _reason(exc: BaseException, url: URL) -> str:
     # A driver may quote the URL it was given; the password must not reach the message.
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    text = redact_text(text)
+    text = redact_text(first_line(exc))
     return text.replace(url.password, "***") if isinstance(url.password, str) and url.password else text

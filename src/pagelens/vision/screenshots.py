@@ -25,7 +25,7 @@ from pagelens.browser.page import Page, time_limit
 from pagelens.browser.world import FrameWorld, RemoteObject
 from pagelens.engine.ids import ElementId
 from pagelens.engine.models import SemanticNode
-from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, InvalidRequestError, PagelensError
+from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, InvalidRequestError, PagelensError, first_line
 from pagelens.vision.imaging import render
 from pagelens.vision.models import JPEG_QUALITY, MAX_WIDTH, Screenshot, ScreenshotRequest
 
@@ -103,7 +103,7 @@ async def take_screenshot(page: Page, request: ScreenshotRequest, limit: float) 
     except PlaywrightError as exc:  # the tab closed, crashed or detached meanwhile
         if page.playwright_page.is_closed():
             raise PagelensError("the page is closed", code=ErrorCode.PAGE_CLOSED) from exc
-        raise CaptureError(f"could not take the screenshot: {_first_line(exc)}") from exc
+        raise CaptureError(f"could not take the screenshot: {first_line(exc)}") from exc
 
 
 async def _take(page: Page, request: ScreenshotRequest, limit: float) -> Screenshot:
@@ -240,8 +240,3 @@ async def _call_on(world: FrameWorld, object_id: str, measure: str) -> list[floa
         return box
     finally:
         await world.release(object_id)
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
