@@ -97,11 +97,14 @@ async def _check(frame: Frame, items: list[list[str | None]]) -> list[dict]:
     return await frame.evaluate(_CHECK_JS, items) if items else []
 
 
-async def check_page(page: pagelens.Page, where: str) -> Tally:
+async def check_page(page: pagelens.Page, where: str, compact: pagelens.CompactSummary | None = None) -> Tally:
+    """The check of the module's docstring; `compact`: the page's compact summary where
+    the caller has taken it already."""
     tally = Tally()
     # Generous limits: this checks what the selectors say, not how fast they come.
     model = await page.interaction_model(timeout=CAPTURE_LIMIT_S)
-    compact = await page.summary("compact", timeout=CAPTURE_LIMIT_S)
+    if compact is None:
+        compact = await page.summary("compact", timeout=CAPTURE_LIMIT_S)
     pw = page.playwright_page
 
     # The interaction view, frame by frame (an id "12.5" is control 5 of frame element 12).

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 import statistics
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import get_args
 
@@ -68,11 +69,12 @@ async def corpus_sweep(corpus_url: str) -> CorpusSweep:
     selectors: dict[str, Tally] = {}
 
     async def read_more(tab: pagelens.Page, page_id: str) -> None:
-        # A generous limit: the sweep shares the machine with other work; speed is not
-        # what these tests measure.
-        compact = await tab.summary("compact", timeout=15)
-        summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
-        selectors[page_id] = await check_selectors(tab, page_id)
+        async with scripts_stopped(tab):
+            # One summary for the summary tests and the selector check. A generous limit:
+            # the sweep shares the machine with other work; speed is not what it measures.
+            compact = await tab.summary("compact", timeout=15)
+            summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
+            selectors[page_id] = await check_page(tab, page_id, compact)
 
     async with offline_browser() as browser:
         agreement = await corpus_agreement(browser, corpus_url, list(pages), also=read_more)
@@ -80,14 +82,15 @@ async def corpus_sweep(corpus_url: str) -> CorpusSweep:
     return _SWEEPS[corpus_url]
 
 
-async def check_selectors(tab: pagelens.Page, page_id: str) -> Tally:
-    """check_page with the page's scripts stopped: what a capture read is what its
-    selectors are resolved against, not what a timer has moved since."""
+@contextlib.asynccontextmanager
+async def scripts_stopped(tab: pagelens.Page) -> AsyncIterator[None]:
+    """The page's scripts stopped meanwhile: what a capture read is what its selectors are
+    resolved against, not what a timer has moved since."""
     pw = tab.playwright_page
     cdp = await pw.context.new_cdp_session(pw)
     try:
         await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
-        return await check_page(tab, page_id)
+        yield
     finally:
         with contextlib.suppress(PlaywrightError):  # the tab is gone: nothing to restore
             await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
