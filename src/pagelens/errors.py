@@ -226,6 +226,11 @@ class NavigationError(PagelensError):
     code = ErrorCode.NAVIGATION_FAILED
 
     @classmethod
+    def could_not_load(cls, url: str, reason: str, code: str) -> NavigationError:
+        """The one wording of a failed load, whoever saw it fail: "could not load URL: reason"."""
+        return cls(f"could not load {url}: {reason}", code=code)
+
+    @classmethod
     def from_playwright(cls, exc: Exception, url: str) -> NavigationError:
         """Chromium's ``net::ERR_NAME_NOT_RESOLVED`` becomes code ``err_name_not_resolved``,
         and the message says it as the error document does (browser/error_document.py):
@@ -233,9 +238,9 @@ class NavigationError(PagelensError):
         around it ("Page.goto: ... at URL")."""
         text = str(exc)
         if reason := re.search(r"net::(ERR_[A-Z0-9_]+)", text):
-            return cls(f"could not load {url}: {reason.group(0)}", code=reason.group(1).lower())
+            return cls.could_not_load(url, reason.group(0), reason.group(1).lower())
         if timeout := re.search(r"Timeout (\d+)ms exceeded", text):
             waited = int(timeout.group(1)) / 1000
-            return cls(f"could not load {url}: not loaded within {waited:g} s", code=ErrorCode.NAVIGATION_TIMEOUT)
+            return cls.could_not_load(url, f"not loaded within {waited:g} s", ErrorCode.NAVIGATION_TIMEOUT)
         code = ErrorCode.NAVIGATION_TIMEOUT if "Timeout" in text else cls.code
-        return cls(f"could not load {url}: {_PLAYWRIGHT_CALL.sub('', first_line(exc))}", code=code)
+        return cls.could_not_load(url, _PLAYWRIGHT_CALL.sub("", first_line(exc)), code)

@@ -65,7 +65,7 @@ async def navigation_error(page: PlaywrightPage, requests: RequestsInFlight | No
     address = failed_url or page.url
     code = net_error.lower() if CHROMIUM_NET_ERROR.match(net_error.lower()) else ErrorCode.NAVIGATION_FAILED
     reason = f"net::{net_error}" if code != ErrorCode.NAVIGATION_FAILED else "the browser showed its error page"
-    return NavigationError(f"could not load {address}: {reason}", code=code)
+    return NavigationError.could_not_load(address, reason, code)
 
 
 async def _error_document(page: PlaywrightPage) -> tuple[str | None, str] | None:
