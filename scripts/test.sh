@@ -9,5 +9,6 @@ bash scripts/services.sh
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/mypy
 npm run --silent check
-# Two workers, each taking whole test files (their module fixtures, a browser, stay shared).
-exec .venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"
+# Two workers, each taking whole test files (their module fixtures, a browser, stay shared),
+# in the order tests/conftest.py gives them: the longest first.
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder "$@"
