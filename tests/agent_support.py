@@ -1,4 +1,4 @@
-"""Fixtures of the agent's tests (a pytest plugin: `pytest_plugins = ["agent_support"]`):
+"""Fixtures of the agent's tests (a pytest plugin: `pytest_plugins = ["tests.agent_support"]`):
 the fixture shop served on 127.0.0.1, a browser session for a test module, a skill store
 of the test's own, and a model client for a scripted server."""
 

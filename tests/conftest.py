@@ -14,7 +14,11 @@ import pagelens
 from pagelens.browser.network import LOOPBACK_HOSTS
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the `bench` package (corpus and evaluation helpers)
+# The `bench` package (corpus and evaluation helpers), and the test helpers as the
+# `tests` package: imported by that one name everywhere (bench uses them too), and their
+# asserts rewritten as a test module's are.
+sys.path.insert(0, str(ROOT))
+pytest.register_assert_rewrite("tests")
 
 from bench.corpus import MISSING_CORPUS, PAGES_DIR, corpus_available  # noqa: E402
 

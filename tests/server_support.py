@@ -5,7 +5,7 @@ free port of 127.0.0.1, its lifespan (store, push) run as `pagelens serve` runs 
         async with client(running.base_url) as http:
             await http.post("/api/agent/interact", json=...)
 
-Loaded as a pytest plugin (`pytest_plugins = ["store_support", "server_support"]`) it
+Loaded as a pytest plugin (`pytest_plugins = ["tests.store_support", "tests.server_support"]`) it
 gives the fixtures `daemon` (a client of a daemon on the test's `database_url`, whose
 model is `openai/scripted`) and `model_env` (points that model at a scripted server)."""
 

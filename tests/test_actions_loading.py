@@ -8,14 +8,14 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
-from actions_helpers import go
 
 from pagelens.actions import Session
 from pagelens.actions.session import SessionOptions
 from pagelens.actions.settle import SettlePolicy, settle
 from pagelens.browser.page import LOAD_WAIT_S
+from tests.actions_helpers import go
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 # A page read before it finished comes back after load_wait, then settling (its cap at
 # most); the margin is for a busy machine. Far below the 30 s navigation timeout.

@@ -9,15 +9,15 @@ from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 import pytest
-from actions_helpers import go
 
 import pagelens
 from pagelens.actions import Session
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.session import SessionOptions
 from pagelens.actions.settle import SettlePolicy
+from tests.actions_helpers import go
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 
 async def test_one_navigate_call_orients_the_agent(session: Session, site: str) -> None:

@@ -8,11 +8,10 @@ import os
 import signal
 from pathlib import Path
 
-from actions_helpers import go, ids
-
 from pagelens.actions import Session
+from tests.actions_helpers import go, ids
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 
 async def _browser_pid(session: Session) -> int:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from actions_helpers import go, ids
 
 import pagelens
 from pagelens.actions import Session
+from tests.actions_helpers import go, ids
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 
 async def test_login_form(session: Session, site: str) -> None:

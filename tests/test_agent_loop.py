@@ -14,7 +14,7 @@ from tests.agent_script import SHOP_TASK, call, last_result, plan, shop_script, 
 from tests.agent_support import scripted_model
 from tests.llm_servers import Call, Fail, Hang, OpenAIChatServer, Reply
 
-pytest_plugins = ["agent_support"]
+pytest_plugins = ["tests.agent_support"]
 
 
 async def run(server: OpenAIChatServer, session: Session, skills: Skills, task: str, url: str, **kw: Any) -> RunReport:

@@ -19,7 +19,7 @@ from tests.llm_servers import OpenAIChatServer, Reply
 NAMES = ["plan", "navigate", "interact", "analyze", "repl", "ask_user_which_element", "skill", "debugger",
          "summarize", "finish", "fail"]  # fmt: skip
 
-pytest_plugins = ["agent_support"]
+pytest_plugins = ["tests.agent_support"]
 
 
 @pytest.fixture

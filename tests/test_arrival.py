@@ -15,7 +15,7 @@ from pagelens.actions.navigation import NavigationOptions, navigate
 from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tabs import Tab
 
-pytest_plugins = ["actions_support"]  # the `site` fixture
+pytest_plugins = ["tests.actions_support"]  # the `site` fixture
 
 # Past the fixtures' changes 100 ms after load, with nothing watched meanwhile.
 PAST_THE_CHANGES = NavigationOptions(settle=SettlePolicy(fixed_ms=400))

@@ -18,7 +18,7 @@ from tests.agent_script import call, find_control, last_result
 from tests.agent_support import scripted_model
 from tests.llm_servers import OpenAIChatServer, Reply
 
-pytest_plugins = ["agent_support"]
+pytest_plugins = ["tests.agent_support"]
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,12 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
 
 import pagelens
 from pagelens.actions import Session
 from pagelens.browser.launcher import HEADLESS_SHELL, Host, candidates, find_browser
 from pagelens.errors import BrowserNotFoundError, InvalidRequestError
+from tests.cli_support import run_cli
 
 CHROMIUM = "/usr/bin/chromium"
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from actions_support import serve_actions
-from cli_support import run_cli
 
 import pagelens
 from pagelens.engine.models import VIEWS
+from tests.actions_support import serve_actions
+from tests.cli_support import run_cli
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"
 

@@ -21,7 +21,6 @@ from typing import get_args
 
 import pytest
 from playwright.async_api import Error as PlaywrightError
-from selector_support import Tally, check_page
 
 import pagelens
 from bench.axtruth import AgreementStats, corpus_agreement, offline_browser
@@ -29,6 +28,7 @@ from bench.corpus import CorpusPage, corpus_pages
 from bench.page_types import CHECKING, TUNING, labelled_pages, score, split
 from pagelens.engine.models import PageType
 from pagelens.tokens import count_tokens, to_json
+from tests.selector_support import Tally, check_page
 
 pytestmark = pytest.mark.corpus
 

@@ -9,7 +9,7 @@ import pagelens
 from pagelens.actions import Session
 from pagelens.engine.models import DomView
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 FORM = """<html><head><script>window.secret = 1</script><style>b { color: red }</style></head>
 <body><form><input name=q value="typed by the user" onclick="steal()">

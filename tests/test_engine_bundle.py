@@ -9,14 +9,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from actions_helpers import go
 
 import pagelens
 from pagelens.actions import Session
 from pagelens.engine import ENGINE
 from pagelens.engine.roles import ROLE_WORDS, SHORT_ROLE
+from tests.actions_helpers import go
 
-pytest_plugins = ["actions_support"]  # the `site` and `session` fixtures
+pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLES = [ROOT / "src/pagelens/engine/engine.bundle.js", ROOT / "src/pagelens/extraction/prune.bundle.js"]

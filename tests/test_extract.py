@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from cli_support import run_cli
 
 import pagelens
 from bench.extract import bench_pages, score
 from pagelens.actions import Session
 from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
+from tests.cli_support import run_cli
 
 ARTICLE = Path(__file__).parent / "fixtures" / "extract" / "article.html"
 # What the fixture shows besides its article: navigation, a cookie banner, an aside, a

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_harness import McpServer, result_json
 
 import pagelens
 from bench.dom_rag import QUERY_STYLES, Trial, pick_targets, try_target
@@ -24,6 +23,7 @@ from pagelens.budget.layouts import compact_json
 from pagelens.engine import VIEWS
 from pagelens.engine.models import MAX_SKELETON_BYTES
 from pagelens.tokens import count_tokens
+from tests.mcp_harness import McpServer, result_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "huge"
 HUGE_CONTROLS = 10_000

@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from llm_servers import NAVIGATE, AnthropicMessagesServer, Call, Fail, Hang, Reply, model_at
 
 from pagelens.agent.llm import (
     Done,
@@ -17,6 +16,7 @@ from pagelens.agent.llm import (
     ToolCall,
 )
 from pagelens.errors import ErrorCode
+from tests.llm_servers import NAVIGATE, AnthropicMessagesServer, Call, Fail, Hang, Reply, model_at
 
 
 async def test_text_streams_in_pieces_then_one_done() -> None:

@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-from llm_servers import NAVIGATE, Call, Fail, Hang, OpenAIChatServer, Reply, model_at
 
 from pagelens.agent.llm import (
     Done,
@@ -20,6 +19,7 @@ from pagelens.agent.llm import (
 )
 from pagelens.agent.llm.models import Provider
 from pagelens.errors import ErrorCode
+from tests.llm_servers import NAVIGATE, Call, Fail, Hang, OpenAIChatServer, Reply, model_at
 
 
 async def test_text_streams_in_pieces_then_one_done() -> None:

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_harness import CALL_TIMEOUT, McpServer, alive, serve_site
 
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
+from tests.mcp_harness import CALL_TIMEOUT, McpServer, alive, serve_site
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp_harness import (
+
+from tests.mcp_harness import (
     CALL_TIMEOUT,
     PAGELENS,
     alive,

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_harness import McpServer, alive, chromium_processes, cmdline, serve_site, wait_until
+
+from tests.mcp_harness import McpServer, alive, chromium_processes, cmdline, serve_site, wait_until
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,11 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from mcp_harness import (
+from PIL import Image
+
+from pagelens.actions.models import AnalyzeRequest, InteractRequest
+from pagelens.engine.roles import FILE_INPUT_SHORT, SHORT_ROLE
+from tests.mcp_harness import (
     McpServer,
     alive,
     chromium_processes,
@@ -19,10 +23,6 @@ from mcp_harness import (
     serve_site,
     wait_until,
 )
-from PIL import Image
-
-from pagelens.actions.models import AnalyzeRequest, InteractRequest
-from pagelens.engine.roles import FILE_INPUT_SHORT, SHORT_ROLE
 
 VIEWPORT = (1100, 700)  # not the default, so the screenshot and views prove the option arrived
 INTERACT_PARAMETERS = [

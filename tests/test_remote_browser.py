@@ -20,7 +20,7 @@ from tests.agent_script import call, plan
 from tests.llm_servers import OpenAIChatServer
 from tests.server_support import MODEL, TOKEN, client, running_daemon
 
-pytest_plugins = ["agent_support", "store_support", "server_support"]
+pytest_plugins = ["tests.agent_support", "tests.store_support", "tests.server_support"]
 
 
 @pytest.fixture(scope="module")

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from selector_support import Tally, check_page
 
 import pagelens
 from bench.selectors import sweep_page
+from tests.selector_support import Tally, check_page
 
 
 async def test_selectors_with_shadow_dom(page: pagelens.Page, fixtures_url: str) -> None:

@@ -13,7 +13,7 @@ from tests.llm_servers import Call, OpenAIChatServer, Reply
 from tests.server_support import DaemonClient as Daemon
 from tests.server_support import sse_events
 
-pytest_plugins = ["store_support", "server_support"]
+pytest_plugins = ["tests.store_support", "tests.server_support"]
 
 PAGE = {
     "url": "https://shop.example/kettle",

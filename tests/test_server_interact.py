@@ -20,7 +20,7 @@ from tests.llm_servers import OpenAIChatServer
 from tests.server_support import MODEL, daemon_client
 from tests.server_support import DaemonClient as Daemon
 
-pytest_plugins = ["store_support", "server_support"]
+pytest_plugins = ["tests.store_support", "tests.server_support"]
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 START = "https://www.google.com/"

@@ -17,7 +17,7 @@ from pagelens.server.config import ServerConfig
 from pagelens.server.questions import Questions
 from tests.server_support import TOKEN, running_daemon
 
-pytest_plugins = ["agent_support"]
+pytest_plugins = ["tests.agent_support"]
 
 _OVERLAY = "document.querySelector('pagelens-picker')"
 

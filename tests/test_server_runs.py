@@ -19,7 +19,7 @@ from tests.agent_script import SHOP_TASK, call, plan, shop_script
 from tests.llm_servers import Hang, OpenAIChatServer
 from tests.server_support import MODEL, TOKEN, RunningDaemon, client, running_daemon
 
-pytest_plugins = ["store_support", "server_support"]
+pytest_plugins = ["tests.store_support", "tests.server_support"]
 
 SHOP = Path(__file__).parent / "fixtures" / "agent"
 REDIS_URL = os.environ.get("PAGELENS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -17,7 +17,6 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 import redis.asyncio as redis
-from server_support import RunningDaemon, running_daemon
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -26,8 +25,9 @@ from pagelens.server import conversation
 from pagelens.server.config import ServerConfig
 from pagelens.store import RecordNotFoundError
 from pagelens.store.domains import TITLE_TASK_LIMIT, root_domain, session_title
+from tests.server_support import RunningDaemon, running_daemon
 
-pytest_plugins = ["store_support"]
+pytest_plugins = ["tests.store_support"]
 
 TOKEN = "t"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

@@ -22,7 +22,7 @@ from tests.agent_script import SHOP_TASK, call, last_result, plan, shop_script
 from tests.llm_servers import Hang, OpenAIChatServer, Reply
 from tests.server_support import MODEL, TOKEN, RunningDaemon, client, running_daemon
 
-pytest_plugins = ["server_support", "agent_support"]
+pytest_plugins = ["tests.server_support", "tests.agent_support"]
 
 LOOPBACK = ("127.0.0.1", "localhost")
 WAIT_MS = 60_000

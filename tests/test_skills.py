@@ -12,7 +12,7 @@ from pagelens.agent.skills import InvalidSkillError, SkillParams, Skills, defaul
 from pagelens.errors import ErrorCode, InvalidParameterError
 from pagelens.store import SkillExistsError, SkillNotFoundError, Store
 
-pytest_plugins = ["store_support"]
+pytest_plugins = ["tests.store_support"]
 
 DEFAULT_NAMES = {"github", "wikipedia", "hacker-news", "stack-overflow"}
 ISSUES = {

@@ -35,7 +35,7 @@ from pagelens.store.schema import Base, MessageRow
 from pagelens.store.urls import resolve_url
 from tests.store_support import admin_dsn
 
-pytest_plugins = ["store_support"]
+pytest_plugins = ["tests.store_support"]
 
 # The newest revision shipped: the highest-numbered file of migrations/versions.
 VERSIONS = Path(pagelens.store.__file__).parent / "migrations" / "versions"
