@@ -21,7 +21,7 @@ import contextlib
 import hashlib
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import get_args
 
@@ -109,7 +109,7 @@ class Score:
         return {t: f"{c}/{n}" for t, (c, n) in self.per_type.items() if n and c / n < floor}
 
 
-def score(pages: Iterable[CorpusPage], types: dict[str, str]) -> Score:
+def score(pages: Iterable[CorpusPage], types: Mapping[str, str]) -> Score:
     result = Score()
     for page in pages:
         if page.id in types:

@@ -119,8 +119,8 @@ async def check_page(page: pagelens.Page, where: str, compact: pagelens.CompactS
         by_prefix.setdefault(f"{prefix}." if prefix else "", []).append((local, control))
     memo: dict[Frame, str | None] = {}
     for frame in pw.frames:
-        prefix = await _frame_prefix(frame, pw.main_frame, memo)
-        controls = by_prefix.pop(prefix, []) if prefix is not None else []
+        frame_prefix = await _frame_prefix(frame, pw.main_frame, memo)
+        controls = by_prefix.pop(frame_prefix, []) if frame_prefix is not None else []
         results = await _check(frame, [[local, c.selector] for local, c in controls])
         for (_, control), result in zip(controls, results, strict=True):
             tally.checked += 1
@@ -145,7 +145,8 @@ async def check_page(page: pagelens.Page, where: str, compact: pagelens.CompactS
         tally.checked += 1
         tally.actions += 1
         problem = result["problem"]
-        name = names.get(result.get("id"), "")
+        matched_id = result.get("id")  # None where the selector failed or the element has no id
+        name = names.get(matched_id, "") if matched_id is not None else ""
         if not problem and (result["tag"] != action.tag or not _label_matches(action.label, name)):
             problem = f"matches {result['tag']} {result['id']} named {name!r}"
         if problem:

@@ -8,11 +8,11 @@ import time
 from typing import Any
 
 from pagelens.actions import Session
-from pagelens.agent import Agent, Limits, RunReport, Skills
+from pagelens.agent import Agent, AgentEvent, Limits, RunFinished, RunReport, Skills
 from pagelens.agent.loop import MAX_TEXT_ONLY_REPLIES
 from tests.agent_script import SHOP_TASK, call, last_result, plan, shop_script, tool_results
 from tests.agent_support import scripted_model
-from tests.llm_servers import Call, Fail, Hang, OpenAIChatServer, Reply
+from tests.llm_servers import Call, Fail, Hang, OpenAIChatServer, Reply, Turn
 
 pytest_plugins = ["tests.agent_support"]
 
@@ -20,6 +20,13 @@ pytest_plugins = ["tests.agent_support"]
 async def run(server: OpenAIChatServer, session: Session, skills: Skills, task: str, url: str, **kw: Any) -> RunReport:
     agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills, **kw)
     return await agent.run(task, url=url)
+
+
+def final_report(events: list[AgentEvent]) -> RunReport:
+    """The report a run's stream of events ends with."""
+    last = events[-1]
+    assert isinstance(last, RunFinished), last
+    return last.report
 
 
 async def test_a_multi_step_task_completes_with_every_plan_step_done(
@@ -55,7 +62,7 @@ async def test_an_impossible_task_fails_through_fail(shop: str, session: Session
         assert "No products match" in str(last_result(body))
         return call("fail", reason="the shop has no purple kettle")
 
-    script = [
+    script: list[Turn] = [
         plan(("Search for a purple kettle", "pending"), ("Buy it", "pending")),
         call("interact", action="type", selector="label=Search products", text="purple"),
         call("interact", action="press", key="Enter"),
@@ -109,11 +116,11 @@ async def test_a_run_streams_its_events(shop: str, session: Session, skills: Ski
     assert thought == "I have seen it."
     finished = [e for e in events if e.type == "tool_finished"]
     assert finished[0].observation.startswith("✅ Kettle Shop")
-    assert events[-1].report.status == "COMPLETED"
+    assert final_report(events).status == "COMPLETED"
 
 
 async def test_the_model_hears_of_bad_calls_and_carries_on(shop: str, session: Session, skills: Skills) -> None:
-    script = [
+    script: list[Turn] = [
         call("teleport", where="moon"),
         Reply(tool_calls=[Call("interact", '{"action": "click", "element_id": ')]),
         call("interact", action="click"),
@@ -188,7 +195,7 @@ async def test_a_navigation_by_the_user_is_reported_to_the_model(shop: str, sess
     async with OpenAIChatServer([user_moves_the_tab, read]) as server:
         agent = Agent(model=scripted_model(server.base_url), session=session, skills=skills)
         events = [event async for event in agent.stream("Read what I open", url=shop + "index.html")]
-    report = events[-1].report
+    report = final_report(events)
     assert report.status == "COMPLETED" and report.result == "Red Teapot"
     assert any(event.type == "user_navigated" for event in events)
 

@@ -8,7 +8,7 @@ from typing import Any
 from pagelens.agent.step import MemoryStates, PageState, Stepper
 from tests.agent_script import call, last_result, plan, tool_results
 from tests.agent_support import scripted_model
-from tests.llm_servers import OpenAIChatServer, Reply
+from tests.llm_servers import OpenAIChatServer, Reply, Turn
 
 SEMANTIC = {"interactive_tree": [{"i": "13", "r": "srch", "n": "Search", "selector": "textarea[name='q']"}]}
 
@@ -19,7 +19,7 @@ async def test_each_call_returns_the_next_action_until_finish() -> None:
         assert typed["result"] == {"success": True} and typed["url"] == "https://example.com/?q=space+x"
         return call("finish", result="searched")
 
-    script = [
+    script: list[Turn] = [
         plan(("Search for SpaceX", "pending"), ("Read the results", "pending")),
         call("interact", "I'll type the query.", action="type", element_id="13", text="space x"),
         after_typing,

@@ -88,6 +88,7 @@ async def test_a_page_that_never_finishes_loading_is_read_after_the_load_wait(pa
     result = await load(page, f"{site}hanging-image.html", SOON)
     assert 1.0 <= time.monotonic() - started < 1.0 + 4.0  # the margin is for a busy machine
     assert result.load_complete is False
+    assert result.message is not None
     assert "had not finished loading" in result.message and f"{site}hang" in result.message
     assert result.summary is not None and result.summary.headings == ["h1: Almost there"]
 
@@ -102,7 +103,7 @@ async def test_a_page_that_moves_on_while_loading_is_read_where_it_arrived(page:
 
 
 async def test_a_new_document_gets_its_engine_while_it_loads_whatever_its_context_is_numbered(
-    page: pagelens.Page, site: str
+    page: pagelens.Page, site: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Going to another site and back, a document's world may have the number the last
     one's had: its engine must still be evaluated while it loads, not found missing at
@@ -116,7 +117,7 @@ async def test_a_new_document_gets_its_engine_while_it_loads_whatever_its_contex
         sent.append(method)
         return await send(method, params)
 
-    world.session.send = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(world.session, "send", counted)
     for url in [f"{site}catalogue.html", f"{other_site}search.html"] * 2:
         await page.goto(url)
         await page.ready()

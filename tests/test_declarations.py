@@ -26,6 +26,7 @@ def test_every_action_reads_parameters_the_request_has() -> None:
 def test_the_mcp_tool_offers_exactly_the_declared_actions() -> None:
     tool = TOOLS["interact"].definition()
     assert tool.input_schema["properties"]["action"]["enum"] == list(SPECS)
+    assert tool.description is not None
     for spec in SPECS.values():
         assert f"- {spec.name}" in tool.description and spec.doc in tool.description
     assert describe().count("\n") == len(SPECS) - 1

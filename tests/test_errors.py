@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_static_html import ConnectionCounter
 
 import pagelens
 from pagelens.browser.browser import Browser
 from pagelens.browser.launcher import CHROMIUM_ARGS
 from pagelens.browser.network import LOOPBACK_HOSTS
+from pagelens.engine.models import CompactSummary
 from pagelens.errors import (
     BrowserConnectError,
     BrowserLaunchError,
@@ -31,6 +31,7 @@ from pagelens.errors import (
     NavigationError,
     PagelensError,
 )
+from tests.network_support import ConnectionCounter
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -104,7 +105,9 @@ async def test_bad_timeouts(blank: pagelens.Page, limit: Any) -> None:
 
 
 async def test_unknown_views(blank: pagelens.Page) -> None:
-    for call in (blank.snapshot("everything"), blank.summary("interaction"), blank.snapshot("")):
+    # summary's modes are typed (compact or full): the bad one is the point here.
+    bad_summary = blank.summary("interaction")  # type: ignore[call-overload]
+    for call in (blank.snapshot("everything"), bad_summary, blank.snapshot("")):
         with pytest.raises(InvalidRequestError) as caught:
             await call
         assert caught.value.code == "invalid_request" and "compact" in caught.value.message
@@ -121,7 +124,8 @@ async def test_capture_timeout_is_typed_and_prompt(rich: pagelens.Page) -> None:
         assert caught.value.code == "capture_timeout" and mode in caught.value.message
         assert time.monotonic() - started < 1.5
     # The page is still usable afterwards.
-    assert (await rich.snapshot("compact")).title.startswith("Account settings")
+    view = await rich.snapshot("compact")
+    assert isinstance(view, CompactSummary) and view.title.startswith("Account settings")
 
 
 async def test_capture_timeout_on_a_huge_page(page: pagelens.Page, fixtures_url: str) -> None:

@@ -18,6 +18,7 @@ from pagelens.actions import Session
 from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
 from tests.cli_support import run_cli
+from tests.mcp_harness import result_json
 
 ARTICLE = Path(__file__).parent / "fixtures" / "extract" / "article.html"
 # What the fixture shows besides its article: navigation, a cookie banner, an aside, a
@@ -178,7 +179,7 @@ async def test_analyze_markdown_and_the_mcp_tool(session: Session, fixtures_url:
     assert "markdown" in spec.definition().input_schema["properties"]["what"]["enum"]
     call = await spec.run(session, spec.parse({"what": "markdown"}))
     assert not call.is_error
-    payload = json.loads(call.content[0].text)
+    payload = result_json(call)
     assert payload["markdown"] == data["markdown"]
 
 

@@ -110,7 +110,7 @@ async def test_semantic_tree_stitches_both_frames(
     assert len(top) == 1 and top[0].f is None and "." not in top[0].i
     children = nodes_named(tree, "Child button") + nodes_named(tree, "Child field")
     assert len(children) == 4
-    frame_numbers = {}
+    frame_numbers: dict[str, set[int]] = {}
     for node in children:
         owner = node.i.split(".")[0]
         assert owner in (same, cross)

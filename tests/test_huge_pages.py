@@ -183,11 +183,11 @@ async def test_a_query_finds_one_button_among_ten_thousand(
 
 
 def test_small_views_keep_the_substring_filter() -> None:
-    view = {"url": "u", "title": "t", "controls": [], "aimap": {}}
-    view["controls"] = [
+    controls = [
         {"id": str(i), "role": "link", "name": name} for i, name in enumerate(["Volume 1", "Volume 10", "Atlas"])
     ]
-    view["aimap"] = {c["id"]: f"#c{c['id']}" for c in view["controls"]}
+    aimap = {c["id"]: f"#c{c['id']}" for c in controls}
+    view = {"url": "u", "title": "t", "controls": controls, "aimap": aimap}
     out = fit_view("interaction", view, FitRequest(query="volume 1"))
     assert [c["name"] for c in out["controls"]] == ["Volume 1", "Volume 10"]
     assert out["aimap"] == {"0": "#c0", "1": "#c1"} and out["original_node_count"] == 3

@@ -16,8 +16,9 @@ from pagelens.errors import ErrorCode
 NO_FILE = "/nonexistent/pagelens.toml"
 
 
-def resolve(model_id: str | None = "auto", config: Path | None = None, **env: str) -> ModelConfig:
-    """resolve_model with exactly `env` as the environment and, unless given, no config file."""
+def resolve(model_id: str | None = "auto", config: Path | None = None, /, **env: str) -> ModelConfig:
+    """resolve_model with exactly `env` as the environment and, unless given, no config file.
+    The first two are positional-only, so no variable in `env` can be taken for one of them."""
     return resolve_model(model_id, env={"PAGELENS_CONFIG": str(config) if config else "", **env}, config_path=config)
 
 

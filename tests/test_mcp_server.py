@@ -11,6 +11,7 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from mcp.types import ImageContent
 from PIL import Image
 
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
@@ -360,6 +361,7 @@ async def test_screenshots_come_back_as_jpeg_images(server: McpServer, site: str
         assert (facts["width"], facts["height"]) == (width, height)
         hashes.add(facts["hash"])
         image = result.content[1]
+        assert isinstance(image, ImageContent)
         assert image.mime_type == "image/jpeg"
         jpeg = Image.open(io.BytesIO(base64.b64decode(image.data)))
         assert (jpeg.format, jpeg.size) == ("JPEG", (width, height))
@@ -377,7 +379,9 @@ async def test_screenshots_come_back_as_jpeg_images(server: McpServer, site: str
     link = semantic["interactive_tree"][0]
     element = await server.call("interact", action="screenshot", element_id=link["i"])
     assert result_json(element)["screenshot"]["kind"] == "element"
-    assert element.content[1].mime_type == "image/jpeg"
+    element_image = element.content[1]
+    assert isinstance(element_image, ImageContent)
+    assert element_image.mime_type == "image/jpeg"
 
 
 async def test_tabs_are_listed_and_new_tab_returns_a_summary(server: McpServer, site: str) -> None:

@@ -550,5 +550,7 @@ async def test_ground_truth_maps_ax_nodes_to_stamped_elements(page: pagelens.Pag
         ("Date", "date", "When"),
         ("combobox", "combobox", "Size"),
     ]
-    assert [by_id[t.llm_id] for t in truth] == [(t.role, t.name) for t in truth]
+    for t in truth:  # each one captured (so stamped with its id), with Chromium's role and name
+        assert t.llm_id is not None, t
+        assert by_id[t.llm_id] == (t.role, t.name), t
 

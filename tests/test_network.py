@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_static_html import ConnectionCounter
 
 import pagelens
 from pagelens.browser.network import LOOPBACK_HOSTS, NetworkPolicy, host_resolver_rules
 from pagelens.errors import InvalidRequestError, NavigationError
+from tests.network_support import ConnectionCounter
 
 
 @pytest.fixture
-def counter() -> Any:
+def counter() -> Iterator[ConnectionCounter]:
     listener = ConnectionCounter()
     yield listener
     listener.close()

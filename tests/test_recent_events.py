@@ -70,7 +70,7 @@ async def test_a_toast_that_came_and_went_between_two_views(shipping: pagelens.P
     view = await events(shipping)
     added = lines_with(view, "Added: 'Item added to your wishlist'")
     removed = lines_with(view, "Removed: 'Item added to your wishlist'")
-    assert added and removed, view.recentEvents
+    assert view.recentEvents is not None and added and removed, view.recentEvents
     assert view.recentEvents.index(added[0]) < view.recentEvents.index(removed[0])  # oldest first
     assert view.hasSuccess is True
 

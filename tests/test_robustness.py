@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import pagelens
-from pagelens.engine.models import VIEW_SPECS, VIEWS
+from pagelens.engine.models import VIEW_SPECS, VIEWS, PageModel, SemanticView
 from pagelens.errors import CaptureTimeoutError, PagelensError
 
 # Slack on top of a view's own time limit: one CDP round trip and the asyncio guard.
@@ -268,8 +268,10 @@ async def test_page_that_never_stops_mutating(page: pagelens.Page, fixtures_url:
         elapsed = time.monotonic() - started
         assert elapsed < VIEW_SPECS[mode].timeout, (mode, elapsed)
         if mode == "interaction":
+            assert isinstance(view, PageModel)
             assert "Stable button" in [c.name for c in view.controls]
         if mode == "semantic":
+            assert isinstance(view, SemanticView)
             assert "Stable button" in [n.n for n in view.interactive_tree]
 
 
@@ -313,6 +315,7 @@ async def test_100k_node_page(page: pagelens.Page, fixtures_url: str) -> None:
         elapsed = time.monotonic() - started
         assert elapsed < VIEW_SPECS[mode].timeout + SLACK_S, (mode, elapsed)
         assert isinstance(view, VIEW_SPECS[mode].model)
+    assert isinstance(view, PageModel)  # the last one, the interaction model
     assert view.total_controls > 0 and view.controls
 
 

@@ -25,7 +25,7 @@ pytest_plugins = ["tests.store_support", "tests.server_support"]
 REDIS_URL = "redis://127.0.0.1:6379/0"
 START = "https://www.google.com/"
 RESULTS = "https://www.google.com/search?q=spacex"
-TREE = [
+TREE: list[dict[str, object]] = [
     {"i": "13", "r": "srch", "n": "Search", "selector": "textarea[name='q']"},
     {"i": "15", "r": "btn", "n": "Google Search", "xy": [400, 350]},
 ]

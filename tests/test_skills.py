@@ -240,7 +240,7 @@ def test_params_name_what_the_action_needs(params: dict[str, Any], missing: str)
 
 def test_params_refuse_unknown_actions() -> None:
     with pytest.raises(ValidationError):
-        SkillParams(action="rename", name="x")  # type: ignore[arg-type]
+        SkillParams(action="rename", name="x")
 
 
 # Validation

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,42 +15,9 @@ import pagelens
 from pagelens.browser.static import without_network_hints
 from pagelens.engine.models import VIEW_SPECS, VIEWS, FullSummary, PageModel, SkeletonView
 from pagelens.errors import InvalidRequestError
+from tests.network_support import ConnectionCounter
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-class ConnectionCounter:
-    """A loopback TCP listener that counts every connection made to it and holds it open
-    without a word: the judge of "no request leaves", below any HTTP-level interception,
-    and a server that never answers."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.connections = 0
-        self._held: list[socket.socket] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            self.connections += 1
-            self._held.append(conn)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        for conn in self._held:
-            conn.close()
-        self.sock.close()
 
 
 @pytest.fixture
@@ -142,6 +107,7 @@ async def test_skeleton_links(browser: pagelens.Browser) -> None:
       <a href="//cdn.example.org/lib">Protocol-relative</a> <a href="#top">Top</a>
       <svg width="80" height="20"><a href="svg-target.html"><text x="0" y="15">Drawn</text></a></svg></nav>"""
     skeleton = await browser.capture_html(html, "https://docs.example.com/app/page.html", "skeleton")
+    assert isinstance(skeleton, SkeletonView)
     hrefs = re.findall(r'href="([^"]*)">([^<]*)<', skeleton.html)
     assert hrefs == [
         ("/app/guide.html", "Guide"),

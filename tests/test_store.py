@@ -13,7 +13,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, insert, inspect, text
+from sqlalchemy import Connection, Table, insert, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
@@ -318,9 +318,11 @@ async def test_the_database_refuses_a_duplicate_number(store: Store) -> None:
     session = await store.sessions.create()
     await store.messages.append(session.id, "user", "one")
     row = {"session_id": session.id, "sequence_number": 1, "role": "user", "content": "dup", "status": "complete"}
+    table = MessageRow.__table__  # the table itself, by its column names ("metadata" is `details` on the row)
+    assert isinstance(table, Table)  # declared as any FromClause
     with pytest.raises(IntegrityError):
         async with store._database.engine.begin() as connection:
-            await connection.execute(insert(MessageRow.__table__).values(id="dup", metadata={}, **row))
+            await connection.execute(insert(table).values(id="dup", metadata={}, **row))
 
 
 async def test_messages_keep_actions_and_can_be_completed(store: Store) -> None:

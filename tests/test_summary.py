@@ -22,9 +22,8 @@ TAG_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")  # an element name, custom e
 
 async def test_contact_details_are_masked_but_numbers_kept(page: pagelens.Page, fixtures_url: str) -> None:
     await page.goto(f"{fixtures_url}summary/masking.html")
-    for mode in ("compact", "full"):
-        summary = await page.summary(mode)
-        preview = summary.content_preview if mode == "compact" else summary.main_content_preview
+    compact, full = await page.summary("compact"), await page.summary("full")
+    for preview in (compact.content_preview, full.main_content_preview):
         assert preview.count("[email]") == 2, preview
         assert preview.count("[phone]") == 4, preview
         for secret in ("jane.doe", "example.com", "123-4567", "987-6543", "7946", "1234567"):

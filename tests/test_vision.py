@@ -8,6 +8,7 @@ to 1024×640 (scale 0.8)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -60,6 +61,13 @@ def close(a: tuple[int, ...], b: tuple[int, ...], within: int = 1) -> bool:
 
 def distance(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     return sum(abs(p - q) for p, q in zip(a, b, strict=True))
+
+
+def pixel(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """A pixel of an RGB image, as its bands (getpixel's type also covers one-band images)."""
+    bands = image.getpixel(xy)
+    assert isinstance(bands, tuple), bands
+    return bands
 
 
 async def node_named(page: pagelens.Page, name: str) -> SemanticNode:
@@ -128,9 +136,9 @@ async def test_marks_carry_the_semantic_ids_where_the_controls_are(fixture_page:
         # mark's colour (JPEG blurs colours a little, hence the margins).
         x, y, _, h = mark.box
         colour = mark_colour(mark.id)
-        edge = min(((x, y + h // 2), (x + 1, y + h // 2)), key=lambda p: distance(marked.getpixel(p), colour))
-        assert distance(marked.getpixel(edge), colour) < distance(plain.getpixel(edge), colour), mark
-        assert distance(marked.getpixel(edge), plain.getpixel(edge)) > 60, mark
+        edge = min(((x, y + h // 2), (x + 1, y + h // 2)), key=lambda p: distance(pixel(marked, p), colour))
+        assert distance(pixel(marked, edge), colour) < distance(pixel(plain, edge), colour), mark
+        assert distance(pixel(marked, edge), pixel(plain, edge)) > 60, mark
 
 
 async def test_marks_follow_the_device_scale_factor(browser: pagelens.Browser, fixtures_url: str) -> None:
@@ -347,16 +355,18 @@ def test_the_size_cap_lowers_the_quality_before_the_size() -> None:
     buffer = io.BytesIO()
     noise.save(buffer, format="JPEG", quality=95)
     capture = buffer.getvalue()
-    settings = {"origin": (0, 0), "nodes": [], "marks": False, "max_width": 1024, "known_hash": None}
-    whole = render(capture, quality=70, **settings)
+    render_noise = functools.partial(
+        render, capture, origin=(0, 0), nodes=[], marks=False, max_width=1024, known_hash=None
+    )
+    whole = render_noise(quality=70)
     assert whole.image is not None and (whole.quality, whole.reduced, whole.width) == (70, False, 1024)
     # A limit the quality-70 JPEG passes but a lower quality meets: same size, lower quality.
     limit = 4 * len(whole.image) // 3 - 1
-    lower = render(capture, quality=70, max_base64=limit, **settings)
+    lower = render_noise(quality=70, max_base64=limit)
     assert lower.image is not None and 4 * math.ceil(len(lower.image) / 3) <= limit
     assert (lower.quality, lower.reduced, lower.width, lower.hash) == (MIN_QUALITY, True, 1024, whole.hash)
     # A limit no quality meets at this size: smaller, at the lowest quality.
-    small = render(capture, quality=70, max_base64=limit // 8, **settings)
+    small = render_noise(quality=70, max_base64=limit // 8)
     assert small.image is not None and 4 * math.ceil(len(small.image) / 3) <= limit // 8
     assert small.quality == MIN_QUALITY and small.reduced and small.width < 1024
     assert small.height == round(700 * small.width / 1024)
