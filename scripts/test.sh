@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/services.sh
 .venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench >/dev/null || .venv/bin/ruff format --diff src tests bench
 # The layer contract (pyproject.toml); its report is shown only when it fails.
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/mypy

@@ -71,9 +71,7 @@ class _SiteHandler(SimpleHTTPRequestHandler):
 @contextlib.contextmanager
 def serve_site() -> Iterator[str]:
     """The base URL of the site, e.g. ``http://127.0.0.1:40123/``."""
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_SiteHandler, directory=str(SITE_DIR))
-    )
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_SiteHandler, directory=str(SITE_DIR)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="mcp-test-site", daemon=True).start()
     try:

@@ -71,9 +71,7 @@ def test_the_usual_places_on_macos_and_windows(tmp_path: Path) -> None:
     mac = Host("darwin", {"PATH": "", "HOME": "/Users/ada"})
     assert "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" in candidates("chrome", mac)
     assert "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge" in candidates("msedge", mac)
-    assert any(
-        c.startswith("/Users/ada/Library/Caches/ms-playwright/chromium-") for c in candidates("chromium", mac)
-    )
+    assert any(c.startswith("/Users/ada/Library/Caches/ms-playwright/chromium-") for c in candidates("chromium", mac))
 
     windows = Host(
         "win32",

@@ -15,7 +15,6 @@ from tests.cli_support import run_cli
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "shop.html"
 
 
-
 def test_snapshot_of_a_local_file_prints_the_compact_summary() -> None:
     result = run_cli("snapshot", str(EXAMPLE))
     assert result.returncode == 0, result.stderr

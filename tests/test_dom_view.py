@@ -27,7 +27,7 @@ async def test_the_dom_is_sanitised(page: pagelens.Page) -> None:
                  "a comment", "<script", "<style", "my note"):  # fmt: skip
         assert gone not in html, gone
     assert 'value="Search"' in html  # a button's caption is not the user's
-    assert "<p title=\"a &quot;quoted&quot; title\">Fish &amp; <b>chips</b></p>" in html
+    assert '<p title="a &quot;quoted&quot; title">Fish &amp; <b>chips</b></p>' in html
     assert re.search(r'<input name="q" data-llm-id="\d+">', html)  # controls keep their ids
 
 

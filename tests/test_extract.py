@@ -186,7 +186,6 @@ async def test_analyze_markdown_and_the_mcp_tool(session: Session, fixtures_url:
 # ---- the command line
 
 
-
 def test_cli_prints_markdown_and_json(tmp_path: Path) -> None:
     result = run_cli("extract", str(ARTICLE), "--format", "markdown")
     assert result.returncode == 0, result.stderr

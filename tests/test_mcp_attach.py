@@ -23,9 +23,7 @@ def site() -> Iterator[str]:
         yield url
 
 
-async def test_attaches_to_a_running_chrome_and_leaves_it_running(
-    site: str, tmp_path: Path
-) -> None:
+async def test_attaches_to_a_running_chrome_and_leaves_it_running(site: str, tmp_path: Path) -> None:
     chrome = await asyncio.create_subprocess_exec(
         find_browser(), *CHROMIUM_ARGS, "--headless", "--remote-debugging-port=0",
         f"--user-data-dir={tmp_path / 'chrome'}", "about:blank",
@@ -39,9 +37,7 @@ async def test_attaches_to_a_running_chrome_and_leaves_it_running(
             data = await server.call_json("interact", action="navigate", url=f"{site}notes.html")
             assert data["success"] is True, server.log()
             assert data["summary"]["title"] == "Tide Pool Field Notes"
-            opened = await server.call_json(
-                "interact", action="navigate", url=f"{site}guide.html", new_tab=True
-            )
+            opened = await server.call_json("interact", action="navigate", url=f"{site}guide.html", new_tab=True)
             assert opened["success"] is True, server.log()
             # The pages are open in that Chrome, not in a browser of the server's own.
             assert {f"{site}notes.html", f"{site}guide.html"} <= set(await _page_urls(endpoint))

@@ -18,9 +18,7 @@ def site() -> Iterator[str]:
         yield url
 
 
-async def test_two_servers_run_side_by_side_with_their_own_profiles(
-    site: str, tmp_path: Path
-) -> None:
+async def test_two_servers_run_side_by_side_with_their_own_profiles(site: str, tmp_path: Path) -> None:
     profile = tmp_path / "profile"
     # One default (a throwaway profile), one with --user-data-dir; one client speaks the
     # current protocol, the other the legacy initialize handshake.

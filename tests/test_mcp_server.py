@@ -77,9 +77,7 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
         assert len(tools[name].description or "") > 200
 
     interact = tools["interact"].input_schema["properties"]
-    assert {"navigate", "click", "type", "press", "result", "screenshot"} <= set(
-        interact["action"]["enum"]
-    )
+    assert {"navigate", "click", "type", "press", "result", "screenshot"} <= set(interact["action"]["enum"])
     assert interact["summary"] == {**interact["summary"], "type": "boolean", "default": True}
     assert interact["x"]["type"] == "number"
     analyze = tools["analyze"].input_schema["properties"]
@@ -136,18 +134,14 @@ async def test_one_navigate_call_orients_the_agent(server: McpServer, site: str)
 
 
 async def test_summary_false_leaves_the_summary_out(server: McpServer, site: str) -> None:
-    data = await server.call_json(
-        "interact", action="navigate", url=f"{site}guide.html", summary=False
-    )
+    data = await server.call_json("interact", action="navigate", url=f"{site}guide.html", summary=False)
     assert data["success"] is True
     assert data["title"] == "Identification Guide"
     assert "summary" not in data and "summary_error" not in data
 
 
 async def test_background_navigation_is_queued_then_fetched(server: McpServer, site: str) -> None:
-    queued = await server.call_json(
-        "interact", action="navigate", url=f"{site}guide.html", background=True
-    )
+    queued = await server.call_json("interact", action="navigate", url=f"{site}guide.html", background=True)
     assert queued["queued"] is True
     command_id = queued["command_id"]
     assert isinstance(command_id, str) and command_id
@@ -184,9 +178,7 @@ async def test_dns_failure_is_a_typed_navigation_error(server: McpServer) -> Non
     assert "no-such-host.invalid" in data["message"]
 
 
-async def test_a_404_page_is_a_successful_navigation_to_an_error_page(
-    server: McpServer, site: str
-) -> None:
+async def test_a_404_page_is_a_successful_navigation_to_an_error_page(server: McpServer, site: str) -> None:
     data = await server.call_json("interact", action="navigate", url=f"{site}no/such/page")
     assert data["success"] is True
     assert data["http_status"] == 404
@@ -386,9 +378,7 @@ async def test_screenshots_come_back_as_jpeg_images(server: McpServer, site: str
 
 async def test_tabs_are_listed_and_new_tab_returns_a_summary(server: McpServer, site: str) -> None:
     before = await server.call_json("analyze", what="tabs")
-    opened = await server.call_json(
-        "interact", action="navigate", url=f"{site}guide.html", new_tab=True
-    )
+    opened = await server.call_json("interact", action="navigate", url=f"{site}guide.html", new_tab=True)
     assert opened["success"] is True
     assert opened["summary"]["title"] == "Identification Guide"
     tabs = (await server.call_json("analyze", what="tabs"))["tabs"]

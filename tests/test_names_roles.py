@@ -177,9 +177,7 @@ async def test_generated_content_of_rules_added_later(page: pagelens.Page) -> No
     html = "<style>.x{color:red}</style><a href=# class=late data-k=late>Late</a>"
     assert (await names_by_key(page, html))["late"] == "Late"
     await engine_evaluate(page, "document.styleSheets[0].insertRule('.late::before{content:\"new \"}', 1)")
-    names = await engine_evaluate(
-        page, "engine.accessibleName(document.querySelector('[data-k=late]'))"
-    )
+    names = await engine_evaluate(page, "engine.accessibleName(document.querySelector('[data-k=late]'))")
     assert names == "new Late"
     assert await chromium_name(page, "document.querySelector('[data-k=late]')") == "new Late"
 
@@ -253,18 +251,34 @@ async def test_fields_named_by_one_label(page: pagelens.Page) -> None:
                 "<label for=l2 style='text-transform:uppercase'>zip</label><input id=l2 data-k=transformed>",
                 "ZIP",
             ),
-            ("select", "<label for=l3>Country</label><select id=l3 data-k=select><option>France</option></select>",
-             "Country"),
+            (
+                "select",
+                "<label for=l3>Country</label><select id=l3 data-k=select><option>France</option></select>",
+                "Country",
+            ),
             ("button", "<label for=l4>Go on</label><button id=l4 data-k=button>Next</button>", "Go on"),
-            ("two-labels", "<label for=l5>First</label><label for=l5>Second</label><input id=l5 data-k=two-labels>",
-             "First Second"),
-            ("label-named", "<label for=l6 aria-label='Phone number'>Tel</label><input id=l6 data-k=label-named>",
-             "Phone number"),
+            (
+                "two-labels",
+                "<label for=l5>First</label><label for=l5>Second</label><input id=l5 data-k=two-labels>",
+                "First Second",
+            ),
+            (
+                "label-named",
+                "<label for=l6 aria-label='Phone number'>Tel</label><input id=l6 data-k=label-named>",
+                "Phone number",
+            ),
             ("field-named", "<label for=l7>Label</label><input id=l7 aria-label=Own data-k=field-named>", "Own"),
-            ("generated", "<style>.req::after{content:' *'}</style>"
-             "<label for=l8 class=req>Name</label><input id=l8 data-k=generated>", "Name *"),
-            ("hidden-field", "<label for=l9>Shown</label><input id=l9 style='visibility:hidden' data-k=hidden-field>",
-             ""),
+            (
+                "generated",
+                "<style>.req::after{content:' *'}</style>"
+                "<label for=l8 class=req>Name</label><input id=l8 data-k=generated>",
+                "Name *",
+            ),
+            (
+                "hidden-field",
+                "<label for=l9>Shown</label><input id=l9 style='visibility:hidden' data-k=hidden-field>",
+                "",
+            ),
             ("wrapping", "<label><input type=checkbox data-k=wrapping> Remember me</label>", "Remember me"),
             ("wrapping-after", "<label>Newsletter <input type=checkbox data-k=wrapping-after></label>", "Newsletter"),
             ("pretty", "<label>\n  <input type=radio name=r data-k=pretty>\n  <!-- choice -->\n  Yes\n</label>", "Yes"),
@@ -282,13 +296,22 @@ async def test_text_through_plain_wrappers(page: pagelens.Page) -> None:
     await assert_names(
         page,
         [
-            ("icon", sr_only + "<button data-k=icon><span class=icon></span><span class=sr>Close</span></button>",
-             "Close"),
-            ("role-button", "<span role=button tabindex=0 data-k=role-button><span class=sr>Menu</span></span>",
-             "Menu"),
+            (
+                "icon",
+                sr_only + "<button data-k=icon><span class=icon></span><span class=sr>Close</span></button>",
+                "Close",
+            ),
+            (
+                "role-button",
+                "<span role=button tabindex=0 data-k=role-button><span class=sr>Menu</span></span>",
+                "Menu",
+            ),
             ("deep", "<a href=# data-k=deep><div><span><b> Deep </b></span></div></a>", "Deep"),
-            ("transformed", "<button data-k=transformed><span style='text-transform:uppercase'>ok</span></button>",
-             "OK"),
+            (
+                "transformed",
+                "<button data-k=transformed><span style='text-transform:uppercase'>ok</span></button>",
+                "OK",
+            ),
             ("label", "<label><span>City</span> <input data-k=label></label>", "City"),
             ("two-runs", "<a href=# data-k=two-runs><span>One</span><span>Two</span></a>", "OneTwo"),
             ("glyph", "<button data-k=glyph><span class=glyph></span>Add</button>", "+Add"),
@@ -296,8 +319,11 @@ async def test_text_through_plain_wrappers(page: pagelens.Page) -> None:
             ("hidden-only", "<button data-k=hidden-only title=Tip><span class=gone>Secret</span></button>", "Tip"),
             ("aria-hidden", "<button data-k=aria-hidden title=Tip><span aria-hidden=true>x</span></button>", "Tip"),
             ("named-wrapper", "<a href=# data-k=named-wrapper><span aria-label=Label>text</span></a>", "Label"),
-            ("field-inside", "<label><input data-k=field-inside> <span>Size <select><option>XL</option></select>"
-             "</span></label>", "Size XL"),
+            (
+                "field-inside",
+                "<label><input data-k=field-inside> <span>Size <select><option>XL</option></select></span></label>",
+                "Size XL",
+            ),
         ],
     )
 
@@ -553,4 +579,3 @@ async def test_ground_truth_maps_ax_nodes_to_stamped_elements(page: pagelens.Pag
     for t in truth:  # each one captured (so stamped with its id), with Chromium's role and name
         assert t.llm_id is not None, t
         assert by_id[t.llm_id] == (t.role, t.name), t
-

@@ -90,10 +90,13 @@ async def test_scoped_rules_and_quirks_mode(page: pagelens.Page) -> None:
     """`:scope` in an @scope rule means the scoping root, not the document's; and in quirks
     mode class and id selectors match whatever the case (`.Box` styles class="box")."""
     scoped = "<style>@scope (.card) { :scope { height:60px; overflow:auto } }</style>"
-    await page.set_content(f"<!doctype html><html><head>{scoped}</head><body>"
-                           f"<div class=card data-k=scoped>{TALL}</div></body></html>")
+    await page.set_content(
+        f"<!doctype html><html><head>{scoped}</head><body><div class=card data-k=scoped>{TALL}</div></body></html>"
+    )
     assert await scroller_keys(page) == ["scoped"]
     quirks = "<style>.Box{height:60px;overflow:auto} #Pane{height:60px;overflow:auto}</style>"
-    await page.set_content(f"<html><head>{quirks}</head><body><div class=box data-k=class>{TALL}</div>"
-                           f"<div id=pane data-k=id>{TALL}</div></body></html>")
+    await page.set_content(
+        f"<html><head>{quirks}</head><body><div class=box data-k=class>{TALL}</div>"
+        f"<div id=pane data-k=id>{TALL}</div></body></html>"
+    )
     assert await scroller_keys(page) == ["class", "id"]

@@ -73,7 +73,7 @@ ANALYZE_PARAMETERS: dict[str, str] = {
     ),
     "query": (
         "interaction/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
-        "contains this, or, when none does, those most relevant to it (e.g. \"click the Export "
+        'contains this, or, when none does, those most relevant to it (e.g. "click the Export '
         'report button").'
     ),
     "command_id": "command_result: the background command to report (default: every kept command).",
@@ -94,8 +94,7 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "{unchanged: true, hash} without an image."
     ),
     "include_values": (
-        "interaction/semantic: show what the fields hold (value / v); passwords and other "
-        "sensitive fields never."
+        "interaction/semantic: show what the fields hold (value / v); passwords and other sensitive fields never."
     ),
     "include_boxes": "semantic: give each node's box [x, y, width, height].",
     "mask_contact_details": (
@@ -139,7 +138,7 @@ SUMMARIZE_PARAMETERS: dict[str, str] = {
     "markdownMode": "How Markdown is made: readability (default) or auto.",
     "model": "A summary's model, provider/model (default: the configured one).",
     "length": 'A summary\'s length: short, medium, long, xl, xxl, or characters such as "20k".',
-    "language": 'A summary\'s language ("auto": the page\'s).',
+    "language": "A summary's language (\"auto\": the page's).",
     "prompt": "Instructions that replace the default summary prompt.",
     "timeout": 'The whole call\'s limit: seconds, or "90s", "2m" (default 60 s, at most 300 s).',
     "maxOutputTokens": 'A summary\'s most tokens ("2k" or a number).',

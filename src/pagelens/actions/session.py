@@ -243,9 +243,7 @@ class Session:
             else:
                 tab = await self.tabs.current(req.tab_id)
                 await perform.release(tab, self._actions)
-                result = await views.page_view(
-                    tab, req, max_tokens=self.options.max_tokens, ranker=self.options.ranker
-                )
+                result = await views.page_view(tab, req, max_tokens=self.options.max_tokens, ranker=self.options.ranker)
                 dialog = tab.dialogs.take_report()
                 if dialog is not None:
                     result.data["dialog"] = dialog.model_dump(exclude_none=True)

@@ -135,6 +135,7 @@ class Tabs:
 
     def _watch(self, tab: Tab, page: Page) -> None:
         tab.attach(page)
+
         def adopt(popup: PlaywrightPage) -> None:
             self._add(Page(popup), opener=tab)
 

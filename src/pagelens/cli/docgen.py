@@ -80,9 +80,7 @@ def actions_page() -> str:
             target += ", or x and y"
         needed = {n.parameter for n in spec.needs if n.alone}
         reads = ", ".join(f"**{p}**" if p in needed else p for p in spec.reads)
-        rows.append(
-            f"| `{spec.name}` | {target} | {reads} | {'yes' if spec.navigates else ''} | {spec.doc} |"
-        )
+        rows.append(f"| `{spec.name}` | {target} | {reads} | {'yes' if spec.navigates else ''} | {spec.doc} |")
     table = "\n".join(rows)
     fields = "\n".join(f"| {names} | {when} | {meaning} |" for names, when, meaning in RESULT_FIELDS)
     statuses = "\n".join(f"| `{status.value}` | {status.meaning} |" for status in ContentScriptStatus)

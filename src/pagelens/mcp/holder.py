@@ -45,9 +45,7 @@ class SessionHolder:
                 raise PagelensError("the server is shutting down", code=ErrorCode.SERVER_CLOSING)
             if self._session is None:
                 try:
-                    self._session = await asyncio.wait_for(
-                        Session.start(**asdict(self.options)), START_TIMEOUT
-                    )
+                    self._session = await asyncio.wait_for(Session.start(**asdict(self.options)), START_TIMEOUT)
                 except TimeoutError:
                     raise PagelensError(
                         f"the browser did not start within {START_TIMEOUT:.0f} s",

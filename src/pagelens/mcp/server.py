@@ -63,9 +63,7 @@ def build_server(holder: SessionHolder) -> Server[SessionHolder]:
 async def run_tool(holder: SessionHolder, name: str, arguments: dict[str, Any]) -> CallToolResult:
     spec = TOOLS.get(name)
     if spec is None:
-        return error_result(
-            InvalidRequestError(f"unknown tool {name!r}; the tools are {', '.join(TOOLS)}")
-        )
+        return error_result(InvalidRequestError(f"unknown tool {name!r}; the tools are {', '.join(TOOLS)}"))
     try:
         request = spec.parse(arguments)
         with anyio.fail_after(CALL_TIMEOUT):

@@ -65,9 +65,7 @@ class ToolSpec:
             name=declared.name,
             description=declared.description,
             input_schema=declared.schema(),
-            annotations=ToolAnnotations(
-                title=declared.title, read_only_hint=declared.read_only, open_world_hint=True
-            ),
+            annotations=ToolAnnotations(title=declared.title, read_only_hint=declared.read_only, open_world_hint=True),
         )
 
 

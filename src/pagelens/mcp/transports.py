@@ -99,9 +99,7 @@ def _listening_socket(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise PagelensError(
-            f"cannot listen on {host}:{port}: {exc.strerror}", code=ErrorCode.LISTEN_FAILED
-        ) from None
+        raise PagelensError(f"cannot listen on {host}:{port}: {exc.strerror}", code=ErrorCode.LISTEN_FAILED) from None
     sock.listen(128)
     sock.set_inheritable(False)
     return sock
