@@ -15,7 +15,7 @@ from mcp.types import ImageContent
 from PIL import Image
 
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
-from pagelens.engine.roles import FILE_INPUT_SHORT, SHORT_ROLE
+from pagelens.engine.roles import FILE_INPUT_SHORT, SEMANTIC_STATES, SHORT_ROLE
 from tests.mcp_harness import (
     McpServer,
     alive,
@@ -90,10 +90,12 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
     instructions = server.client.instructions or ""
     for needle in ("summary", "element_id", "analyze", "untrusted"):
         assert needle in instructions
-    # The semantic view's legend, every role abbreviation of the one table included.
+    # The semantic view's legend, every role abbreviation and state of the one table included.
     legend = instructions.split("The semantic view's keys:", 1)[1]
     for short, role in SHORT_ROLE.items():
         assert f"{short} {role if short != FILE_INPUT_SHORT else 'file input'}" in legend
+    states = legend.split("s states (", 1)[1].split(";", 1)[0]
+    assert states.split(", ") == list(SEMANTIC_STATES) and "password" in states
 
 
 # ---- summarize

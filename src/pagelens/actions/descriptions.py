@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pagelens.actions.models import ENGINE_VIEWS
 from pagelens.engine.models import VIEW_SPECS
-from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT
+from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT, SEMANTIC_STATES
 
 INTERACT = (
     "Navigate and act in the browser. navigate, refresh, back, forward and new_tab return "
@@ -117,12 +117,12 @@ ANALYZE_PARAMETERS: dict[str, str] = {
 
 _ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f", {FILE_INPUT_SHORT} file input"
 
-# The semantic view's short keys and role abbreviations, from the one role table.
+# The semantic view's short keys, states and role abbreviations, from the one role table.
 SEMANTIC_KEYS = (
-    "The semantic view's keys: i id, r role, n name, v value, s states (disabled, checked, "
-    "mixed, selected, expanded/collapsed, pressed, required, invalid, readonly, focused), xy "
-    "the point a click lands on, box [x, y, width, height], scr a scroller's position (h: more "
-    f"below), occ covered by something else, f the frame's number. Roles: {_ROLES}."
+    f"The semantic view's keys: i id, r role, n name, v value, s states ({', '.join(SEMANTIC_STATES)}; "
+    "password marks a field for a secret), xy the point a click lands on, box [x, y, width, height], scr a "
+    "scroller's position (h: more below), occ covered by something else, f the frame's number. "
+    f"Roles: {_ROLES}."
 )
 
 SUMMARIZE = (

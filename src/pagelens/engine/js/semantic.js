@@ -16,8 +16,7 @@ import roleTable from '../roles.json';
 
 const ROLE_SHORT = Object.fromEntries(Object.entries(roleTable.roles).map(([role, [short]]) => [role, short]));
 
-const STATE_ORDER = ['disabled', 'checked', 'mixed', 'selected', 'expanded', 'collapsed', 'pressed',
-  'required', 'invalid', 'readonly', 'focused', 'password'];
+const STATE_ORDER = roleTable.states;
 
 function abbreviateRole(control) {
   if (control.el.localName === 'input' && control.el.type === 'file') return roleTable.fileInput[0];
