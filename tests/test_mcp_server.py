@@ -90,6 +90,9 @@ async def test_tools_have_the_fixed_parameters_typed_and_described(server: McpSe
     instructions = server.client.instructions or ""
     for needle in ("summary", "element_id", "analyze", "untrusted"):
         assert needle in instructions
+    # Every view analyze reads is introduced (command_result goes with background=true).
+    for view in analyze["what"]["enum"]:
+        assert f'"{view}"' in instructions or view == "command_result", view
     # The semantic view's legend, every role abbreviation and state of the one table included.
     legend = instructions.split("The semantic view's keys:", 1)[1]
     for short, role in SHORT_ROLE.items():

@@ -25,6 +25,7 @@ Call analyze when the summary is not enough: what="interaction" lists every cont
 with its id, role, name and states; "semantic" is the compact tree of controls; \
 "skeleton" is the actionable HTML; "full" is the full summary (more headings, \
 navigation links, forms); "dom" is the page's HTML without scripts or field values; \
+"markdown" is the main content to read (no navigation, ads, footers or cookie banners); \
 "screenshot" returns a JPEG (marks=true labels each control with its id, for questions \
 about how or where things look); "tabs" lists open tabs.
 
