@@ -64,6 +64,14 @@ async def test_primary_actions_ranking(page: pagelens.Page, fixtures_url: str) -
         assert handle is not None, action
 
 
+async def test_a_sidebar_in_the_main_element_is_not_the_content(page: pagelens.Page, fixtures_url: str) -> None:
+    """The content's buttons come before a sign-in box in the sidebar (though a submit
+    outranks a button) and before a navigation's, even where <main> holds all three."""
+    await page.goto(f"{fixtures_url}summary/sidebar.html")
+    summary = await page.summary("compact")
+    assert [a.label for a in summary.primary_actions] == ["Add to basket", "Compare", "Sign in", "Menu"]
+
+
 async def _resolve(page: pagelens.Page, selector: str):
     if selector.startswith("text="):
         return await page.playwright_page.query_selector(f"text={selector[5:]!r}")

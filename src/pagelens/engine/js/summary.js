@@ -44,7 +44,8 @@ export function visibleHeadings(levels, max, mask) {
 }
 
 // The primary actions: visible buttons, submits, role=button and links with a label, in the main
-// content first (the rest of the body fills up to `max`); above the fold first, then by
+// content first (the rest of the body fills up to `max`; a sidebar or a navigation inside
+// the main element is beside the content, not in it); above the fold first, then by
 // kind, then in document order; deduplicated by label. Links inside running text
 // (citations, "click here") are references rather than calls to action: they only fill
 // places left over. Skip links ("Skip to content") only move focus and are left out.
@@ -55,7 +56,8 @@ function primaryActions(scan, mainNode, builder, max) {
     const rank = ctaRank(control);
     if (rank === null || !control.visible) return;
     const fold = control.rect.top < viewportHeight ? 0 : 1;
-    candidates.push({ control, order, rank, inMain: inScope(control.el, mainNode), fold });
+    const inMain = inScope(control.el, mainNode) && !besideContent(control.el, mainNode);
+    candidates.push({ control, order, rank, inMain, fold });
   });
   candidates.sort((a, b) => (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank || a.order - b.order);
   const seen = new Set();
@@ -99,6 +101,16 @@ function isInlineReference(control) {
   while (block && isInlineTag(block.localName)) block = block.parentElement;
   if (!block || (block.localName !== 'p' && block.localName !== 'blockquote')) return false;
   return textLength(block) > 2 * (control.el.textContent || '').length + 40;
+}
+
+const BESIDE_CONTENT = 'aside, nav, [role="complementary" i], [role="navigation" i]';
+
+// Inside a sidebar or a navigation block that sits within `scope` (a sign-in box in the
+// sidebar of <main>, a table of contents), or within the body when no main content was
+// found.
+function besideContent(el, scope) {
+  const beside = el.closest(BESIDE_CONTENT);
+  return !!beside && beside !== scope && scope.contains(beside);
 }
 
 function inScope(el, scope) {
