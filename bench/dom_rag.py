@@ -15,6 +15,9 @@ analyze runs cuts the view for a query phrased one of three ways:
     context  "the export report button in the Billing order section"
 
 A target is found when its node is in the answer; every answer must fit max_tokens.
+Each ranker runs as analyze runs it, reading beside each node's name the heading it sits
+under (the engine's `headingsOf`), and again on names alone ("names only"), for
+comparison.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from bench.huge_page import ToolbarButton, controls_page
 from bench.results import write_results
 from pagelens.browser.network import LOOPBACK_HOSTS
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, fit_view, get_ranker
+from pagelens.budget.fit import relevance
 from pagelens.budget.layouts import LAYOUTS, compact_json
 from pagelens.budget.ranking import embeddings_available
 from pagelens.tokens import count_tokens
@@ -136,11 +140,20 @@ def pick_targets(view: dict[str, Any], buttons: list[ToolbarButton], count: int,
     return targets
 
 
-def try_target(view: dict[str, Any], target: Target, ranker: Any, max_tokens: int, rank: bool = False) -> Trial:
-    """One query through fit_view; with `rank`, also where the ranker alone puts the target
-    among all nodes (what the budget hides: with ~160 nodes kept, rank 150 still hits)."""
+def try_target(
+    view: dict[str, Any],
+    target: Target,
+    ranker: Any,
+    max_tokens: int,
+    contexts: dict[str, str],
+    rank: bool = False,
+) -> Trial:
+    """One query through fit_view (`contexts`: the headings by node id, as analyze gives
+    them, or none); with `rank`, also where the ranker alone puts the target among all
+    nodes (what the budget hides: with ~160 nodes kept, rank 150 still hits)."""
     started, cpu_started = time.perf_counter(), time.process_time()
-    answer = fit_view("semantic", view, FitRequest(max_tokens=max_tokens, query=target.query), ranker)
+    fit = FitRequest(max_tokens=max_tokens, query=target.query)
+    answer = fit_view("semantic", view, fit, ranker, contexts=contexts)
     elapsed = (time.perf_counter() - started) * 1000
     cpu = (time.process_time() - cpu_started) * 1000
     kept = {node["i"] for node in answer["interactive_tree"]}
@@ -149,7 +162,8 @@ def try_target(view: dict[str, Any], target: Target, ranker: Any, max_tokens: in
     if rank:
         layout = LAYOUTS["semantic"]
         nodes = view["interactive_tree"]
-        scores = ranker.scores(target.query, [layout.text(node) for node in nodes])
+        texts = [layout.text(node) for node in nodes]
+        scores = relevance(ranker, target.query, texts, [contexts.get(node["i"], "") for node in nodes])
         mine = next(i for i, node in enumerate(nodes) if node["i"] == target.node_id)
         trial.rank = 1 + sum(
             1 for i, score in enumerate(scores) if score > scores[mine] or (score == scores[mine] and i < mine)
@@ -157,8 +171,11 @@ def try_target(view: dict[str, Any], target: Target, ranker: Any, max_tokens: in
     return trial
 
 
-async def capture(controls: int, seed: int) -> tuple[dict[str, Any], list[ToolbarButton], dict[str, Any]]:
-    """The page's semantic view with every control, its buttons, and facts about it."""
+async def capture(
+    controls: int, seed: int
+) -> tuple[dict[str, Any], dict[str, str], list[ToolbarButton], dict[str, Any]]:
+    """The page's semantic view with every control, the heading each node sits under, its
+    buttons, and facts about it."""
     page_spec = controls_page(controls, seed)
     async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
         page = await browser.new_page()
@@ -166,26 +183,34 @@ async def capture(controls: int, seed: int) -> tuple[dict[str, Any], list[Toolba
         started = time.perf_counter()
         tree = await page.semantic_tree(include_offscreen=True)
         capture_ms = (time.perf_counter() - started) * 1000
-    view = tree.model_dump(mode="json", exclude_none=True)
+        view = tree.model_dump(mode="json", exclude_none=True)
+        world = await page.main_world()
+        found = await world.call("headingsOf", [node["i"] for node in view["interactive_tree"]], timeout=30)
+    contexts = {node_id: found["headings"][index] for node_id, index in found["of"].items()}
     facts = {
         "controls_written": page_spec.controls,
         "nodes": len(view["interactive_tree"]),
         "view_tokens": count_tokens(compact_json(view)),
         "capture_ms": capture_ms,
     }
-    return view, page_spec.buttons, facts
+    return view, contexts, page_spec.buttons, facts
 
 
 def run_rankers(
-    view: dict[str, Any], targets: list[Target], rankers: list[str], max_tokens: int, progress: Progress
+    view: dict[str, Any],
+    contexts: dict[str, str],
+    targets: list[Target],
+    rankers: list[str],
+    max_tokens: int,
+    progress: Progress,
 ) -> list[RankerRun]:
     runs = []
-    for name in rankers:
+    for name, headings in [(name, headings) for name in rankers for headings in (contexts, {})]:
         ranker = get_ranker(name)
-        run = RankerRun(name)
-        task = progress.add_task(f"{name}: {len(targets)} queries", total=len(targets))
+        run = RankerRun(name if headings else f"{name}, names only")
+        task = progress.add_task(f"{run.ranker}: {len(targets)} queries", total=len(targets))
         for target in targets:
-            trial = try_target(view, target, ranker, max_tokens, rank=True)
+            trial = try_target(view, target, ranker, max_tokens, headings, rank=True)
             if not run.trials:
                 run.first_ms, run.first_cpu_ms = trial.ms, trial.cpu_ms  # builds the index (embeds every node)
             run.trials.append(trial)
@@ -281,11 +306,11 @@ async def run(args: argparse.Namespace, console: Console) -> dict[str, Any]:
     columns = (TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(f"page of {args.controls:,} controls", total=1)
-        view, buttons, facts = await capture(args.controls, args.seed)
+        view, contexts, buttons, facts = await capture(args.controls, args.seed)
         progress.advance(task)
         targets = pick_targets(view, buttons, args.targets, args.seed)
         # Ranking is CPU work, as in analyze: off the event loop.
-        runs = await asyncio.to_thread(run_rankers, view, targets, rankers, args.max_tokens, progress)
+        runs = await asyncio.to_thread(run_rankers, view, contexts, targets, rankers, args.max_tokens, progress)
     summaries = [run.summary() for run in runs]
     return {
         "page": facts,

@@ -22,10 +22,11 @@ from pagelens.browser.world import engine_budget_ms
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
 from pagelens.engine import ENGINE
 from pagelens.engine.models import VIEW_SPECS, CaptureRequest, FullSummary, View
-from pagelens.errors import ErrorCode
+from pagelens.errors import ErrorCode, PagelensError
 from pagelens.extraction import extract
 
 MAIN_WORLD_TIMEOUT_S = 3.0
+_HEADINGS_TIMEOUT_S = 2.0
 
 
 async def page_view(
@@ -40,19 +41,38 @@ async def page_view(
     result = await _view(tab, request)
     if request.what not in HASHED_VIEWS:
         return result
+    contexts = await _headings(tab, request, result.data)
     # Hashing, ranking and counting the tokens of a 10k-control view take a while: not on the loop.
-    data = await asyncio.to_thread(_budgeted, result.data, request, max_tokens, ranker)
+    data = await asyncio.to_thread(_budgeted, result.data, request, max_tokens, ranker, contexts)
     return AnalyzeResult(data=data, image=result.image)
 
 
-def _budgeted(view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ranker: str) -> dict[str, Any]:
+def _budgeted(
+    view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ranker: str, contexts: dict[str, str]
+) -> dict[str, Any]:
     """`{unchanged, hash}` when the caller has this answer already, else the view cut to
     the budget, with its hash."""
     digest = view_hash(view, query=request.query, page=request.page, max_tokens=request.max_tokens)
     if request.if_changed_since == digest:
         return Unchanged(hash=digest).model_dump()
     fit = FitRequest(max_tokens=request.max_tokens or max_tokens, query=request.query, page=request.page or 1)
-    return fit_view(request.what, view, fit, get_ranker(ranker), {"hash": digest})
+    return fit_view(request.what, view, fit, get_ranker(ranker), {"hash": digest}, contexts)
+
+
+async def _headings(tab: Tab, request: AnalyzeRequest, view: dict[str, Any]) -> dict[str, str]:
+    """For a query over controls: the heading each control of the top document sits
+    under, by id, which the ranking reads beside its name (pagelens.budget.fit). Without
+    it (the page did not answer in time), the ranking reads names alone."""
+    controls = {"interaction": ("controls", "id"), "semantic": ("interactive_tree", "i")}.get(request.what)
+    if not request.query or controls is None:
+        return {}
+    key, id_key = controls
+    ids = [item[id_key] for item in view.get(key, []) if "." not in item[id_key]]  # frames' ids have a dot
+    try:
+        found = await bridge.call(await bridge.main_world(tab.page), "headingsOf", ids, timeout=_HEADINGS_TIMEOUT_S)
+    except PagelensError:  # the engine failed, the page was busy or moved on
+        return {}
+    return {element_id: found["headings"][index] for element_id, index in found["of"].items()}
 
 
 async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:

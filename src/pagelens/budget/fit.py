@@ -4,7 +4,10 @@
 - A query: the chunks whose text contains it (case-insensitive, as `query` always did)
   are kept; when none does (an agent's own words: "click the Export report button"),
   the chunks the ranker finds relevant. When the kept chunks do not fit, they are
-  paginated best first (ranked), and `page` picks one.
+  paginated best first (ranked), and `page` picks one. The ranker reads a control's
+  text with its context where the caller gives one (the heading it sits under: "add the
+  Summit Pro to the cart" tells two "Add to cart" buttons apart); containing the query
+  is a matter of the control's own text.
 - No query and too big: pages in the page's order.
 
 Kept chunks are shown in the page's order whatever chose them. A reduced view says so:
@@ -29,6 +32,7 @@ from pagelens.tokens import count_tokens
 DEFAULT_MAX_TOKENS = 4_000
 _REPACK_TRIES = 3  # the per-chunk estimate is an upper bound in practice; this is the guard
 _REPORT_TOKENS = 80  # query, dom_filtered, filter_reason... at their longest
+CONTEXT_WEIGHT = 0.2  # of a chunk's context's score against its own text's
 
 
 class PageOutOfRangeError(PagelensError):
@@ -48,16 +52,18 @@ def fit_view(
     request: FitRequest,
     ranker: Ranker | None = None,
     extra: Mapping[str, Any] | None = None,
+    contexts: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """`view` (analyze's `what`) cut to `request`; `extra` are envelope fields the caller
-    adds (the hash), counted in the budget. `view` itself is left as it was."""
+    adds (the hash), counted in the budget; `contexts`, by element id, what the ranker
+    reads beside an element's own text. `view` itself is left as it was."""
     extra = dict(extra or {})
     layout = LAYOUTS.get(what)
     if layout is None or not layout.applies(view):
         _check_page(request.page, 1, what)
         return {**view, **extra}
     fitting = _Fitting(what, view, layout, request, ranker or BM25Ranker(), extra)
-    return fitting.run((request.query or "").strip())
+    return fitting.run((request.query or "").strip(), contexts or {})
 
 
 # Token counts of chunks, kept across calls: an agent asks about the same page again and
@@ -87,21 +93,22 @@ class _Fitting:
         self.envelope = count_tokens(compact_json({**layout.join(view, []), **extra}))
         self.original_tokens = self.envelope + sum(self.costs)
 
-    def run(self, query: str) -> dict[str, Any]:
+    def run(self, query: str, contexts: Mapping[str, str]) -> dict[str, Any]:
         if not query:
             if self._fits(range(len(self.chunks)), self.view):
                 _check_page(self.request.page, 1, self.what)
                 return {**self.view, **self.extra}
             return self._paginate(list(range(len(self.chunks))), "page")
         texts = [self.layout.text(chunk) for chunk in self.chunks]
+        headings = [contexts.get(self.layout.element_id(chunk) or "", "") for chunk in self.chunks]
         wanted = query.casefold()
         matches = [i for i, text in enumerate(texts) if wanted in text.casefold()]
         if matches:
             if self._fits(matches):
                 _check_page(self.request.page, 1, self.what)
                 return self._shown(matches, "match", 1, 1, query)
-            return self._paginate(self._ranked(query, texts, among=matches), "match", query)
-        relevant = self._ranked(query, texts, among=None)
+            return self._paginate(self._ranked(query, texts, headings, among=matches), "match", query)
+        relevant = self._ranked(query, texts, headings, among=None)
         if self._fits(relevant):
             _check_page(self.request.page, 1, self.what)
             return self._shown(relevant, "relevance", 1, 1, query)
@@ -120,10 +127,10 @@ class _Fitting:
             return False
         return count_tokens(compact_json({**whole, **self.extra})) <= budget
 
-    def _ranked(self, query: str, texts: Sequence[str], among: list[int] | None) -> list[int]:
+    def _ranked(self, query: str, texts: Sequence[str], contexts: Sequence[str], among: list[int] | None) -> list[int]:
         """Positions best first (ties in page order); without `among`, only those with a
-        positive score. The index covers every chunk, so word rarity is the page's."""
-        scores = self.ranker.scores(query, texts)
+        positive score."""
+        scores = relevance(self.ranker, query, texts, contexts)
         candidates = among if among is not None else [i for i, score in enumerate(scores) if score > 0]
         return sorted(candidates, key=lambda i: (-scores[i], i))
 
@@ -182,6 +189,18 @@ class _Fitting:
             return f"the {unit} that contain the query exceed max_tokens {budget:,}: {paged}, best matches first"
         found = f"no {unit[:-1]} contains the query as written: kept the {unit} {self.ranker.name} ranks relevant"
         return found if pages == 1 else f"{found}, best first, {paged}"
+
+
+def relevance(ranker: Ranker, query: str, texts: Sequence[str], contexts: Sequence[str] = ()) -> list[float]:
+    """How relevant each text is to `query`; the index covers every text, so word rarity
+    is the page's. A text's context (its heading) counts for less than the text itself: it
+    tells apart chunks of one label, and finds those under a heading the query names,
+    without outranking a chunk whose own text says what was asked."""
+    scores = ranker.scores(query, texts)
+    if not any(contexts):
+        return scores
+    context_scores = ranker.scores(query, contexts)
+    return [own + CONTEXT_WEIGHT * context for own, context in zip(scores, context_scores, strict=True)]
 
 
 def _check_page(page: int, pages: int, what: str) -> None:

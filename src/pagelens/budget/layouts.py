@@ -32,6 +32,7 @@ class ListLayout:
     key: str
     unit: str
     text_of: Callable[[dict[str, Any]], str]
+    id_key: str  # the key of an item's element id
     # Other parts of the view an item brings along (the interaction model's aimap entry).
     companions: Callable[[dict[str, Any], dict[str, Any]], str] | None = None
     rebuild: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]] | None = None
@@ -44,6 +45,9 @@ class ListLayout:
 
     def text(self, chunk: Any) -> str:
         return self.text_of(chunk)
+
+    def element_id(self, chunk: Any) -> str | None:
+        return chunk.get(self.id_key)
 
     def footprint(self, view: dict[str, Any], chunk: Any) -> str:
         """The text `chunk` adds to the view's JSON (less one separator)."""
@@ -73,6 +77,9 @@ class TextLayout:
 
     def text(self, chunk: Any) -> str:
         return _ID_ATTR_RE.sub("", chunk)
+
+    def element_id(self, chunk: Any) -> str | None:
+        return None  # a piece of text, not one element
 
     def footprint(self, view: dict[str, Any], chunk: Any) -> str:
         return compact_json(chunk)[1:-1]  # escaped as inside the JSON string
@@ -105,8 +112,8 @@ def _node_text(node: dict[str, Any]) -> str:
 
 
 LAYOUTS: dict[str, ListLayout | TextLayout] = {
-    "interaction": ListLayout("controls", "controls", _control_text, _aimap_entry, _rebuild_interaction),
-    "semantic": ListLayout("interactive_tree", "nodes", _node_text),
+    "interaction": ListLayout("controls", "controls", _control_text, "id", _aimap_entry, _rebuild_interaction),
+    "semantic": ListLayout("interactive_tree", "nodes", _node_text, "i"),
     "skeleton": TextLayout("html", "elements", "\n"),
     "markdown": TextLayout("content", "blocks", "\n\n"),  # pagelens.extraction's Extraction
 }

@@ -5,6 +5,7 @@ import { accessibleName } from './accname.js';
 import { actions } from './actions.js';
 import { arrive } from './arrival.js';
 import { capture, elementById } from './capture.js';
+import { headingsOf } from './context.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
 import { isRendered, isVisible } from './visibility.js';
@@ -31,4 +32,6 @@ export const engine = {
   isVisible,
   // An element's selector as the views build it: for the element picker.
   selectorFor,
+  // The heading each control sits under, for ranking a view against a query.
+  headingsOf,
 };
