@@ -74,7 +74,7 @@ ANALYZE_PARAMETERS: dict[str, str] = {
     "query": (
         "interaction/semantic/skeleton/markdown: keep the controls (elements, blocks) whose text "
         'contains this, or, when none does, those most relevant to it (e.g. "click the Export '
-        'report button").'
+        'report button"; a control\'s heading counts too: "add the Birch mug to the cart").'
     ),
     "command_id": "command_result: the background command to report (default: every kept command).",
     "max_tokens": (

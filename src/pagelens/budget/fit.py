@@ -4,10 +4,10 @@
 - A query: the chunks whose text contains it (case-insensitive, as `query` always did)
   are kept; when none does (an agent's own words: "click the Export report button"),
   the chunks the ranker finds relevant. When the kept chunks do not fit, they are
-  paginated best first (ranked), and `page` picks one. The ranker reads a control's
-  text with its context where the caller gives one (the heading it sits under: "add the
-  Summit Pro to the cart" tells two "Add to cart" buttons apart); containing the query
-  is a matter of the control's own text.
+  paginated best first (ranked), and `page` picks one. Where the caller gives a
+  control's context (the heading it sits under), the ranking reads it too, for less than
+  the control's own text ("add the Summit Pro to the cart" tells two "Add to cart"
+  buttons apart); containing the query is a matter of the control's own text.
 - No query and too big: pages in the page's order.
 
 Kept chunks are shown in the page's order whatever chose them. A reduced view says so:
