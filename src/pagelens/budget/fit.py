@@ -197,10 +197,13 @@ def relevance(ranker: Ranker, query: str, texts: Sequence[str], contexts: Sequen
     tells apart chunks of one label, and finds those under a heading the query names,
     without outranking a chunk whose own text says what was asked."""
     scores = ranker.scores(query, texts)
-    if not any(contexts):
+    # Many chunks share a heading: each distinct one is ranked once (an embedding ranker
+    # would otherwise embed a 10k-control page's 300 headings 10,000 times).
+    distinct = list(dict.fromkeys(context for context in contexts if context))
+    if not distinct:
         return scores
-    context_scores = ranker.scores(query, contexts)
-    return [own + CONTEXT_WEIGHT * context for own, context in zip(scores, context_scores, strict=True)]
+    by_context = dict(zip(distinct, ranker.scores(query, distinct), strict=True))
+    return [own + CONTEXT_WEIGHT * by_context.get(context, 0.0) for own, context in zip(scores, contexts, strict=True)]
 
 
 def _check_page(page: int, pages: int, what: str) -> None:
