@@ -184,9 +184,7 @@ async def capture(
         tree = await page.semantic_tree(include_offscreen=True)
         capture_ms = (time.perf_counter() - started) * 1000
         view = tree.model_dump(mode="json", exclude_none=True)
-        world = await page.main_world()
-        found = await world.call("headingsOf", [node["i"] for node in view["interactive_tree"]], timeout=30)
-    contexts = {node_id: found["headings"][index] for node_id, index in found["of"].items()}
+        contexts = await page.headings_of([node["i"] for node in view["interactive_tree"]], timeout=30)
     facts = {
         "controls_written": page_spec.controls,
         "nodes": len(view["interactive_tree"]),

@@ -20,6 +20,7 @@ from pagelens.actions.models import HASHED_VIEWS, AnalyzeRequest, AnalyzeResult
 from pagelens.actions.tabs import Tab
 from pagelens.browser.world import engine_budget_ms
 from pagelens.budget import DEFAULT_MAX_TOKENS, FitRequest, Unchanged, fit_view, get_ranker, view_hash
+from pagelens.budget.layouts import LAYOUTS, ListLayout
 from pagelens.engine import ENGINE
 from pagelens.engine.models import VIEW_SPECS, CaptureRequest, FullSummary, View
 from pagelens.errors import ErrorCode, PagelensError
@@ -60,19 +61,17 @@ def _budgeted(
 
 
 async def _headings(tab: Tab, request: AnalyzeRequest, view: dict[str, Any]) -> dict[str, str]:
-    """For a query over controls: the heading each control of the top document sits
-    under, by id, which the ranking reads beside its name (pagelens.budget.fit). Without
-    it (the page did not answer in time), the ranking reads names alone."""
-    controls = {"interaction": ("controls", "id"), "semantic": ("interactive_tree", "i")}.get(request.what)
-    if not request.query or controls is None:
+    """For a query over a view of controls: the heading each control sits under, by id,
+    which the ranking reads beside its name (pagelens.budget.fit). Without it (the page
+    did not answer in time), the ranking reads names alone."""
+    layout = LAYOUTS.get(request.what)
+    if not request.query or not isinstance(layout, ListLayout) or not layout.applies(view):
         return {}
-    key, id_key = controls
-    ids = [item[id_key] for item in view.get(key, []) if "." not in item[id_key]]  # frames' ids have a dot
+    ids = [element_id for chunk in layout.chunks(view) if (element_id := layout.element_id(chunk))]
     try:
-        found = await bridge.call(await bridge.main_world(tab.page), "headingsOf", ids, timeout=_HEADINGS_TIMEOUT_S)
+        return await tab.page.headings_of(ids, timeout=_HEADINGS_TIMEOUT_S)
     except PagelensError:  # the engine failed, the page was busy or moved on
         return {}
-    return {element_id: found["headings"][index] for element_id, index in found["of"].items()}
 
 
 async def _view(tab: Tab, request: AnalyzeRequest) -> AnalyzeResult:

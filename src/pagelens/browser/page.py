@@ -356,6 +356,14 @@ class Page:
         rather than in the first one."""
         await self._worlds.prepare()
 
+    async def headings_of(self, ids: list[str], *, timeout: float = 2.0) -> dict[str, str]:  # noqa: ASYNC109 - the call's own limit
+        """The heading each of the controls `ids` sits under (the last rendered heading
+        before it, engine/js/context.js), by id: for ranking a view against a query.
+        Controls inside frames, and those under no heading, are left out."""
+        own = [element_id for element_id in ids if not ElementId.parse(element_id).frames]
+        found = await (await self.main_world()).call("headingsOf", own, timeout=timeout)
+        return {element_id: found["headings"][index] for element_id, index in found["of"].items()}
+
     async def main_world(self) -> FrameWorld:
         """The pagelens world of the top frame (made, or made again, on demand)."""
         return await self._worlds.main()
