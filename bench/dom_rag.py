@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import random
 import statistics
 import sys
@@ -203,7 +204,7 @@ def run_rankers(
     progress: Progress,
 ) -> list[RankerRun]:
     runs = []
-    for name, headings in [(name, headings) for name in rankers for headings in (contexts, {})]:
+    for name, headings in itertools.product(rankers, (contexts, {})):
         ranker = get_ranker(name)
         run = RankerRun(name if headings else f"{name}, names only")
         task = progress.add_task(f"{run.ranker}: {len(targets)} queries", total=len(targets))
