@@ -42,22 +42,17 @@ async def page_view(
     result = await _view(tab, request)
     if request.what not in HASHED_VIEWS:
         return result
-    contexts = await _headings(tab, request, result.data)
+    view = result.data
     # Hashing, ranking and counting the tokens of a 10k-control view take a while: not on the loop.
-    data = await asyncio.to_thread(_budgeted, result.data, request, max_tokens, ranker, contexts)
-    return AnalyzeResult(data=data, image=result.image)
-
-
-def _budgeted(
-    view: dict[str, Any], request: AnalyzeRequest, max_tokens: int, ranker: str, contexts: dict[str, str]
-) -> dict[str, Any]:
-    """`{unchanged, hash}` when the caller has this answer already, else the view cut to
-    the budget, with its hash."""
-    digest = view_hash(view, query=request.query, page=request.page, max_tokens=request.max_tokens)
-    if request.if_changed_since == digest:
-        return Unchanged(hash=digest).model_dump()
+    digest = await asyncio.to_thread(
+        view_hash, view, query=request.query, page=request.page, max_tokens=request.max_tokens
+    )
+    if request.if_changed_since == digest:  # the caller has this answer already
+        return AnalyzeResult(data=Unchanged(hash=digest).model_dump(), image=result.image)
+    contexts = await _headings(tab, request, view)
     fit = FitRequest(max_tokens=request.max_tokens or max_tokens, query=request.query, page=request.page or 1)
-    return fit_view(request.what, view, fit, get_ranker(ranker), {"hash": digest}, contexts)
+    data = await asyncio.to_thread(fit_view, request.what, view, fit, get_ranker(ranker), {"hash": digest}, contexts)
+    return AnalyzeResult(data=data, image=result.image)
 
 
 async def _headings(tab: Tab, request: AnalyzeRequest, view: dict[str, Any]) -> dict[str, str]:
