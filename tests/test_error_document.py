@@ -70,6 +70,20 @@ async def test_the_failed_request_is_waited_for_a_moment(page: pagelens.Page, fi
     assert await page.requests.failed_load_of("https://elsewhere.invalid/", timeout=0.1) is None
 
 
+async def test_an_address_the_policy_refused_needs_no_event(page: pagelens.Page, fixtures_url: str) -> None:
+    """The policy decided the failed load itself: its word stands where the tab never
+    heard of the failed request (its event late, or lost), without waiting for it."""
+    page.playwright_page.remove_listener("requestfailed", page.requests._on_failed)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(NavigationError) as caught:
+        await page.goto(f"{fixtures_url}extract/leaves-at-once.html")
+    assert caught.value.code == "err_blocked_by_client"
+    assert FAILED in caught.value.message
+    assert page.requests.failed_load is None  # the event was not heard indeed
+    assert loop.time() - started < 2.5  # the record's wait (3 s) was not waited out
+
+
 async def test_a_page_of_its_own_is_no_error(page: pagelens.Page, fixtures_url: str) -> None:
     await page.goto(f"{fixtures_url}extract/article.html")
     assert await page.navigation_error() is None

@@ -16,6 +16,7 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.healing import ElementMemory
 from pagelens.actions.models import TabInfo
 from pagelens.browser.browser import Browser
+from pagelens.browser.network import NetworkPolicy
 from pagelens.browser.page import Page
 from pagelens.errors import ErrorCode
 
@@ -107,6 +108,10 @@ class Tabs:
     def bind(self, browser: Browser) -> None:
         self._browser = browser
 
+    @property
+    def _network_policy(self) -> NetworkPolicy | None:
+        return self._browser.policy if self._browser is not None else None
+
     def __iter__(self) -> Iterator[Tab]:
         return iter(list(self._tabs.values()))
 
@@ -121,7 +126,7 @@ class Tabs:
         """Tabs already open: in a browser we attached to (the user's), or the first tab of
         one we launched."""
         for pw in pages:
-            self._add(Page(pw), owned=owned)
+            self._add(Page(pw, policy=self._network_policy), owned=owned)
         if self._tabs:
             self._active = next(iter(self._tabs))
 
@@ -137,7 +142,7 @@ class Tabs:
         tab.attach(page)
 
         def adopt(popup: PlaywrightPage) -> None:
-            self._add(Page(popup), opener=tab)
+            self._add(Page(popup, policy=self._network_policy), opener=tab)
 
         page.playwright_page.on("popup", adopt)
 

@@ -171,7 +171,7 @@ class Browser:
             await context.route_web_socket(self.policy.refuses, self.policy.refuse_web_socket)
 
     async def new_page(self) -> Page:
-        page = Page(await self.context.new_page())
+        page = Page(await self.context.new_page(), policy=self.policy)
         if not self._owns_context:
             self._pages.append(page)
             await page.playwright_page.set_viewport_size(_viewport(self.viewport))

@@ -7,8 +7,9 @@ for the page. Whoever reads a tab after loading asks `navigation_error` first an
 reports the failed load instead (docs/extraction.md, "Live pages").
 
 Which network error it was is read from the document, where Chromium writes it; its
-headless shell shows an empty one, and then it is read from the failed request, as the
-tab recorded it (browser/requests.py).
+headless shell shows an empty one. Then an address the network policy refuses was
+blocked by it (the policy decides before any request leaves), and any other is read from
+the failed request, as the tab recorded it (browser/requests.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
+from pagelens.browser.network import BLOCKED_NET_ERROR, NetworkPolicy
 from pagelens.browser.requests import RequestsInFlight
 from pagelens.errors import CHROMIUM_NET_ERROR, ErrorCode, NavigationError
 
@@ -34,17 +36,20 @@ _ASK_TIMEOUT_S = 2.0
 # The failed request's event may come a moment after the error document shows, on a
 # busy machine: it is waited for this long (a CLI run beside the test suite once said
 # navigation_failed with 1 s). Where it was recorded the wait ends at once; only a load
-# that failed before the tab was watched waits it out.
+# that failed before the tab was watched waits it out. An address the policy refuses is
+# not waited for: on a busy machine the event did not come within 3 s either.
 _RECORD_WAIT_S = 3.0
 _pending: set[asyncio.Future[tuple[str | None, str] | None]] = set()  # questions left to finish
 
 
-async def navigation_error(page: PlaywrightPage, requests: RequestsInFlight | None = None) -> NavigationError | None:
+async def navigation_error(
+    page: PlaywrightPage, requests: RequestsInFlight | None = None, policy: NetworkPolicy | None = None
+) -> NavigationError | None:
     """The failed load that Chromium's error document in `page`'s top frame stands for
     (code: Chromium's net error, e.g. ``err_name_not_resolved``, else
     ``navigation_failed``; the message names the address that failed), or None when the
     top frame holds a document of its own. `requests`: the page's, which recorded the
-    failed load's request."""
+    failed load's request; `policy`: the one its browser context routes through."""
     if page.is_closed():
         return None
     # Not cancelled on time out: detaching its CDP session would wait for the busy page
@@ -59,6 +64,8 @@ async def navigation_error(page: PlaywrightPage, requests: RequestsInFlight | No
     if found is None:
         return None
     failed_url, net_error = found
+    if not net_error and failed_url and policy is not None and policy.refuses(failed_url):
+        net_error = BLOCKED_NET_ERROR
     if not net_error and failed_url and requests is not None:
         recorded = await requests.failed_load_of(failed_url, _RECORD_WAIT_S)
         net_error = recorded.net_error if recorded is not None else ""

@@ -13,6 +13,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Route, WebSocketRoute
 
 LOOPBACK_HOSTS: tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
+# What a refused request fails with: Playwright's abort reason, and Chromium's net error for it.
+_ABORT_REASON = "blockedbyclient"
+BLOCKED_NET_ERROR = "ERR_BLOCKED_BY_CLIENT"
 
 
 def is_loopback(host: str) -> bool:
@@ -84,7 +87,7 @@ class NetworkPolicy:
                 await route.continue_()
             else:
                 self.blocked.append(route.request.url)
-                await route.abort("blockedbyclient")
+                await route.abort(_ABORT_REASON)
 
     async def refuse_web_socket(self, socket: WebSocketRoute) -> None:
         """For sockets :meth:`refuses`: closed without ever connecting (1008: policy)."""

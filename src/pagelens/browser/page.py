@@ -20,6 +20,7 @@ from pagelens.browser.arrival import Arrival, arrival
 from pagelens.browser.error_document import navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
 from pagelens.browser.loading import ScrollLoad
+from pagelens.browser.network import NetworkPolicy
 from pagelens.browser.requests import RequestsInFlight
 from pagelens.browser.world import FrameWorld, engine_budget_ms
 from pagelens.engine.hashing import Unchanged, check_hash
@@ -56,8 +57,9 @@ class Page:
     """A tab. Navigate with :meth:`goto`, read it with :meth:`summary`,
     :meth:`interaction_model`, :meth:`semantic_tree`, :meth:`skeleton` or :meth:`snapshot`."""
 
-    def __init__(self, page: PlaywrightPage) -> None:
+    def __init__(self, page: PlaywrightPage, *, policy: NetworkPolicy | None = None) -> None:
         self.playwright_page = page
+        self.policy = policy  # the network policy its context routes through, if known
         self.requests = RequestsInFlight(page)
         self._worlds = FrameWorlds(page)
         self._opening: asyncio.Future[bool] | None = None  # held, so it is not collected midway
@@ -113,7 +115,7 @@ class Page:
     async def navigation_error(self) -> NavigationError | None:
         """The failed load the browser's error document in this tab stands for, or None
         when the tab shows a document of its own (browser/error_document.py)."""
-        return await navigation_error(self.playwright_page, self.requests)
+        return await navigation_error(self.playwright_page, self.requests, self.policy)
 
     async def wait_for_load(self, timeout: float) -> bool:  # noqa: ASYNC109
         """Wait for the document's `load` event (at once when it has fired); False when it
