@@ -295,7 +295,8 @@ def run_candidates(
 
 async def run_live(pages: list[BenchPage], results: dict[str, PageResult], progress: Progress) -> None:
     """`pagelens extract URL`'s path: each saved page served on 127.0.0.1, loaded with
-    scripts on (Page.goto), then `pagelens.extract(page)`. A page that does not load is
+    scripts on (Page.visit: one that never finishes loading is read as it is), then
+    `pagelens.extract(page)`. A page that does not load is
     the typed navigation error, never content."""
     task = progress.add_task(f"{PAGELENS} live", total=len(pages))
     with pagelens.serve_directory(PAGES_DIR) as base:
@@ -306,7 +307,7 @@ async def run_live(pages: list[BenchPage], results: dict[str, PageResult], progr
                 result = results[page.id]
                 tab = await browser.new_page()
                 try:
-                    await tab.goto(f"{base}{page.id}/page.html", timeout=PAGE_TIMEOUT_S)
+                    await tab.visit(f"{base}{page.id}/page.html", timeout=PAGE_TIMEOUT_S)
                     extraction = await pagelens.extract(tab, format="text", timeout=PAGE_TIMEOUT_S)
                     result.live, result.live_url = score(extraction.content, page.gold), extraction.url
                 except pagelens.PagelensError as exc:

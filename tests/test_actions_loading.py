@@ -4,11 +4,16 @@ streams forever, a response that arrives after load, a response that never ends.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 
 import pytest
 
+import pagelens
 from pagelens.actions import Session
 from pagelens.actions.session import SessionOptions
 from pagelens.actions.settle import SettlePolicy, settle
@@ -41,6 +46,28 @@ async def test_a_resource_whose_server_never_answers_does_not_hold_the_navigatio
     assert result["summary"]["headings"] == ["h1: Almost there"]
     assert "had not finished loading" in result["message"]
     assert f"{site}hang" in result["message"]
+
+
+async def test_page_visit_reads_a_page_that_never_finishes_loading(page: pagelens.Page, site: str) -> None:
+    """The library's and the CLI's load (Page.visit) ends as navigate does."""
+    assert await page.visit(f"{site}book.html") is True
+    started = time.monotonic()
+    assert await page.visit(f"{site}hanging-image.html") is False
+    assert time.monotonic() - started < LOAD_WAIT_S + 4.0
+    assert (await page.summary()).headings == ["h1: Almost there"]
+
+
+async def test_the_cli_reads_a_page_that_never_finishes_loading(site: str) -> None:
+    command = [sys.executable, "-m", "pagelens.cli.main", "snapshot", f"{site}hanging-image.html"]
+    started = time.monotonic()
+    result = await asyncio.to_thread(subprocess.run, command, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < WITHIN_S + 5.0  # the interpreter and the browser start too
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["title"] == "Still loading"
+    # One line, however long: scripts grep it.
+    assert (
+        f"{site}hanging-image.html had not finished loading after {LOAD_WAIT_S:g} s; read as it was\n" in result.stderr
+    )
 
 
 async def test_a_frame_whose_document_never_ends(session: Session, site: str) -> None:

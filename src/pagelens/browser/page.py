@@ -112,6 +112,15 @@ class Page:
             raise failed
         return response.status if response else None
 
+    async def visit(self, url: str, *, timeout: float = 30.0) -> bool:  # noqa: ASYNC109
+        """Load `url` as the navigate action does (docs/actions.md, "Navigation"): to
+        DOMContentLoaded within `timeout` seconds, then `load` for LOAD_WAIT_S at most.
+        Whether `load` came: False for a page that never finishes loading (a stream that
+        keeps sending, a resource that never answers), which is then read as it is rather
+        than failed. Raises NavigationError as :meth:`goto` does."""
+        await self.goto(url, wait_until="domcontentloaded", timeout=timeout)
+        return await self.wait_for_load(LOAD_WAIT_S)
+
     async def navigation_error(self) -> NavigationError | None:
         """The failed load the browser's error document in this tab stands for, or None
         when the tab shows a document of its own (browser/error_document.py)."""

@@ -31,7 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # docstrings' paragraphs flow to the terminal's width
 )
-stderr = Console(stderr=True)
+stderr = Console(stderr=True, soft_wrap=True)  # one line a message, whatever the width: scripts grep them
 
 URL_SCHEMES = ("http", "https", "about", "data", "file")
 T = TypeVar("T")
@@ -124,7 +124,7 @@ def snapshot(
     text = view.model_dump_json(exclude_none=True, indent=indent)
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")
-        stderr.print(f"wrote {mode.value} view of {target} to {out}")
+        stderr.print(escape(f"wrote {mode.value} view of {target} to {out}"))
     else:
         sys.stdout.write(text + "\n")
 
@@ -169,7 +169,7 @@ def screenshot(
     assert shot.image is not None  # no screenshot_hash was given: the image always comes
     out.write_bytes(shot.image)
     sys.stdout.write(shot.model_dump_json(exclude={"image"}, exclude_none=True) + "\n")
-    stderr.print(f"wrote {shot.width}×{shot.height} JPEG of {target} to {out}")
+    stderr.print(escape(f"wrote {shot.width}×{shot.height} JPEG of {target} to {out}"))
 
 
 class ExtractFormat(StrEnum):
@@ -211,7 +211,7 @@ def extract_command(
     text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
     if out is not None:
         out.write_text(text + "\n", encoding="utf-8")
-        stderr.print(f"wrote {extraction.word_count:,} words of {target} to {out}")
+        stderr.print(escape(f"wrote {extraction.word_count:,} words of {target} to {out}"))
     else:
         sys.stdout.write(text + "\n")
 
@@ -493,10 +493,7 @@ async def _on_page(
             async with opened:
                 page = await opened.new_page()
                 try:
-                    # As navigate loads (docs/actions.md, "Navigation"): a page that never
-                    # finishes loading is read as it is.
-                    await page.goto(url, wait_until="domcontentloaded")
-                    if not await page.wait_for_load(LOAD_WAIT_S):
+                    if not await page.visit(url):
                         stderr.print(
                             f"{escape(target)} had not finished loading after {LOAD_WAIT_S:g} s; read as it was"
                         )
@@ -507,9 +504,8 @@ async def _on_page(
 
 
 def _print_error(exc: PagelensError) -> None:
-    # One line, whatever the terminal width, so scripts can grep it.
     line = escape(f"[{exc.code}] {exc.message}")
-    stderr.print(f"[red]error:[/red] {line}", soft_wrap=True, highlight=False)
+    stderr.print(f"[red]error:[/red] {line}", highlight=False)
 
 
 def _local_file(target: str) -> Path | None:
