@@ -121,12 +121,7 @@ def snapshot(
     )
     if indent is None and out is None and sys.stdout.isatty():
         indent = 2
-    text = view.model_dump_json(exclude_none=True, indent=indent)
-    if out is not None:
-        out.write_text(text + "\n", encoding="utf-8")
-        stderr.print(escape(f"wrote {mode.value} view of {target} to {out}"))
-    else:
-        sys.stdout.write(text + "\n")
+    _print_or_write(view.model_dump_json(exclude_none=True, indent=indent), out, f"{mode.value} view of {target}")
 
 
 @app.command()
@@ -209,11 +204,7 @@ def extract_command(
         viewport=viewport,
     )
     text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
-    if out is not None:
-        out.write_text(text + "\n", encoding="utf-8")
-        stderr.print(escape(f"wrote {extraction.word_count:,} words of {target} to {out}"))
-    else:
-        sys.stdout.write(text + "\n")
+    _print_or_write(text, out, f"{extraction.word_count:,} words of {target}")
 
 
 @app.command()
@@ -501,6 +492,15 @@ async def _on_page(
                 finally:
                     if cdp_url:
                         await page.close()  # leave the user's browser as it was
+
+
+def _print_or_write(text: str, out: Path | None, what: str) -> None:
+    """`text` to stdout, or to the file `out`, saying on stderr that it wrote `what`."""
+    if out is None:
+        sys.stdout.write(text + "\n")
+        return
+    out.write_text(text + "\n", encoding="utf-8")
+    stderr.print(escape(f"wrote {what} to {out}"))
 
 
 def _print_error(exc: PagelensError) -> None:
