@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import pagelens
+from pagelens.browser.page import LOAD_WAIT_S
 from pagelens.engine.models import VIEWS
 from tests.actions_support import serve_actions
 from tests.cli_support import run_cli
@@ -33,7 +35,19 @@ def test_a_page_that_never_finishes_loading_is_read_as_it_is() -> None:
         result = run_cli("snapshot", f"{site}hanging-image.html")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["title"] == "Still loading"
-    assert "had not finished loading" in result.stderr
+    # One line, however long the address: scripts grep it.
+    assert (
+        f"{site}hanging-image.html had not finished loading after {LOAD_WAIT_S:g} s; read as it was\n" in result.stderr
+    )
+
+
+def test_extract_writes_the_content_to_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "shop.md"
+    result = run_cli("extract", str(EXAMPLE), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert "Ridgeline 4" in out.read_text(encoding="utf-8")
+    assert re.fullmatch(rf"wrote \d+ words of {re.escape(str(EXAMPLE))} to {re.escape(str(out))}\n", result.stderr)
 
 
 @pytest.mark.parametrize("mode", [mode for mode in VIEWS if mode != "compact"])
