@@ -21,6 +21,7 @@ from tests.cli_support import run_cli
 from tests.mcp_harness import result_json
 
 ARTICLE = Path(__file__).parent / "fixtures" / "extract" / "article.html"
+LISTING = ARTICLE.with_name("listing.html")
 # What the fixture shows besides its article: navigation, a cookie banner, an aside, a
 # footer, and text hidden by a class and by the hidden attribute.
 FURNITURE = (
@@ -75,6 +76,25 @@ async def test_metadata(article: pagelens.Page) -> None:
     assert "Lagoons\t6.2\t18" in result.content
     dumped = result.model_dump(mode="json")
     assert {"site_name", "word_count", "truncated", "strategy"} <= dumped.keys()
+
+
+async def test_a_listing_the_libraries_cannot_read_is_the_page_as_the_reader_sees_it(
+    page: pagelens.Page, fixtures_url: str
+) -> None:
+    """A grid of 24 product cards: each library takes one card for the story (7 of the
+    page's 231 words). Next to none of the page is no reading of it: its readable text
+    stands, every product in it, the navigation, sidebar and footer still left out."""
+    await page.goto(f"{fixtures_url}extract/listing.html")
+    live = await pagelens.extract(page)
+    offline = await pagelens.extract(LISTING.read_text(encoding="utf-8"))
+    for result in (live, offline):
+        assert result.strategy == "page"
+        assert "# Best sellers in Kitchen" in result.content
+        for product in ("Harbor cast-iron skillet, 26 cm", "Saltmarsh linen tea towels", "Cobble pasta maker"):
+            assert product in result.content
+        assert result.content.count("[€") == 24
+        for chrome in ("Winter sale", "Filter by price", "All rights reserved"):
+            assert chrome not in result.content
 
 
 async def test_max_characters_cuts_at_a_paragraph_and_says_so(article: pagelens.Page) -> None:

@@ -17,6 +17,13 @@ nobody to agree with, and the other's output stands; when trafilatura holds more
 the trimmed article lacks than the article keeps (times a ratio), readability picked
 the wrong container and trafilatura's content is used.
 
+When what they found is next to none of the page's readable text (a twentieth of its
+words or less), the page is not an article they can read: a listing, a search page, a
+sign-in screen, where each library takes one item or a caption for the story. Its
+readable text, as the pre-pass left it (without navigation, hidden parts and overlays),
+is the content then. On the corpus' articles the libraries always found more than a
+twelfth of the page.
+
 The numbers are `Rules`; the shipped ones, DEFAULT_RULES, are the choice that
 `python -m bench.extract` makes on the whole corpus by the procedure it cross-validates
 by site (docs/extraction.md, "How the rules are chosen").
@@ -59,6 +66,7 @@ class Rules:
     run_min_words: int = 15  # a shorter run (not between two agreed blocks) goes
     alone: float = 0.25  # a library with at most this share of the other's words found next to nothing
     wrong_container: float = 0.5  # trafilatura's missing words over the kept ones above which it wins
+    page_share: float = 0.05  # the chosen content's share of the page's words at or below which the page stands
 
 
 # The fields' defaults are what bench.extract chooses on the whole corpus (see the module's docstring).
@@ -89,7 +97,16 @@ class Choice:
 
 
 def choose(readings: Readings, rules: Rules = DEFAULT_RULES) -> Choice:
-    """The content, from the libraries' readings of a page."""
+    """The content, from the libraries' readings of a page: what they agree on, else the
+    page's own readable text where they found next to none of it."""
+    choice = _libraries_choice(readings, rules)
+    page, page_words = readings.page
+    if page_words and _word_count(choice.html) <= rules.page_share * page_words:
+        return Choice("page", page)
+    return choice
+
+
+def _libraries_choice(readings: Readings, rules: Rules) -> Choice:
     root = parse_fragment(readings.article)
     blocks = blocks_of(root) if root is not None else []
     article_words = sum(len(b.words) for b in blocks)
@@ -110,6 +127,11 @@ def choose(readings: Readings, rules: Rules = DEFAULT_RULES) -> Choice:
         if not k:
             _drop_own_content(block.element)
     return Choice("consensus", lxml.html.tostring(root, encoding="unicode"))
+
+
+def _word_count(html: str) -> int:
+    root = parse_fragment(html)
+    return len(words(root.text_content())) if root is not None else 0
 
 
 def blocks_of(root: HtmlElement) -> list[Block]:

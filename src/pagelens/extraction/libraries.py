@@ -14,10 +14,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import lxml.html
 import trafilatura
 from lxml.etree import ParserError
 from readability import Document
 from readability.readability import Unparseable
+
+from pagelens.extraction.words import words
 
 # Both libraries log a warning for every page they find little in; that is a result here.
 for _name in ("trafilatura", "readability", "readability.readability", "htmldate", "courlan"):
@@ -63,7 +66,8 @@ def trafilatura_article(html: str, url: str) -> str:
 @dataclass
 class Readings:
     """What the libraries read in one page (`html` at `url`): readability-lxml's article,
-    trafilatura's text, and trafilatura's article as HTML when it is asked for."""
+    trafilatura's text, and trafilatura's article as HTML when it is asked for; and the
+    page itself, for when they found next to none of it."""
 
     html: str
     url: str
@@ -79,6 +83,20 @@ class Readings:
     @cached_property
     def trafilatura_article(self) -> str:
         return trafilatura_article(self.html, self.url)
+
+    @cached_property
+    def page(self) -> tuple[str, int]:
+        """The page itself as its reader sees it (the pruned document's body, without
+        the JSON-LD the pre-pass keeps for the metadata) as HTML, and its word count."""
+        try:
+            body = lxml.html.document_fromstring(self.html).find("body")
+        except (ParserError, ValueError):
+            body = None
+        if body is None:
+            return "", 0
+        for script in body.findall(".//script"):
+            script.drop_tree()
+        return lxml.html.tostring(body, encoding="unicode"), len(words(body.text_content()))
 
 
 def metadata(html: str, url: str) -> Metadata:

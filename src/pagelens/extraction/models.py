@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 ExtractFormat = Literal["markdown", "text", "html"]
 # How the content was chosen (see consensus.py): readability-lxml's article trimmed to
 # what trafilatura agrees with ("consensus"), one library's output alone when the other
-# found next to nothing, or nothing at all ("empty").
-Strategy = Literal["consensus", "readability", "trafilatura", "empty"]
+# found next to nothing, the page's readable text when both found next to none of it
+# ("page": a listing, a search page), or nothing at all ("empty").
+Strategy = Literal["consensus", "readability", "trafilatura", "page", "empty"]
 
 DEFAULT_MAX_CHARACTERS = 120_000
 
