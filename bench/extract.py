@@ -296,8 +296,8 @@ def run_candidates(
 async def run_live(pages: list[BenchPage], results: dict[str, PageResult], progress: Progress) -> None:
     """`pagelens extract URL`'s path: each saved page served on 127.0.0.1, loaded with
     scripts on (Page.visit: one that never finishes loading is read as it is), then
-    `pagelens.extract(page)`. A page that does not load is
-    the typed navigation error, never content."""
+    `pagelens.extract(page)`. A page that does not load is the typed navigation error,
+    never content."""
     task = progress.add_task(f"{PAGELENS} live", total=len(pages))
     with pagelens.serve_directory(PAGES_DIR) as base:
         async with pagelens.launch(allowed_hosts=LOOPBACK_HOSTS) as browser:
