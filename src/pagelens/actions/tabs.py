@@ -16,7 +16,6 @@ from pagelens.actions.errors import ActionError
 from pagelens.actions.healing import ElementMemory
 from pagelens.actions.models import TabInfo
 from pagelens.browser.browser import Browser
-from pagelens.browser.network import NetworkPolicy
 from pagelens.browser.page import Page
 from pagelens.errors import ErrorCode
 
@@ -108,10 +107,6 @@ class Tabs:
     def bind(self, browser: Browser) -> None:
         self._browser = browser
 
-    @property
-    def _network_policy(self) -> NetworkPolicy | None:
-        return self._browser.policy if self._browser is not None else None
-
     def __iter__(self) -> Iterator[Tab]:
         return iter(list(self._tabs.values()))
 
@@ -125,8 +120,9 @@ class Tabs:
     def adopt_existing(self, pages: list[PlaywrightPage], *, owned: bool) -> None:
         """Tabs already open: in a browser we attached to (the user's), or the first tab of
         one we launched."""
+        assert self._browser is not None
         for pw in pages:
-            self._add(Page(pw, policy=self._network_policy), owned=owned)
+            self._add(self._browser.adopt(pw), owned=owned)
         if self._tabs:
             self._active = next(iter(self._tabs))
 
@@ -142,7 +138,8 @@ class Tabs:
         tab.attach(page)
 
         def adopt(popup: PlaywrightPage) -> None:
-            self._add(Page(popup, policy=self._network_policy), opener=tab)
+            assert self._browser is not None  # the page that opened it is in the bound browser
+            self._add(self._browser.adopt(popup), opener=tab)
 
         page.playwright_page.on("popup", adopt)
 

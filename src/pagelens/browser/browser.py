@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Browser as PlaywrightBrowser
 from playwright.async_api import BrowserContext, Playwright, ViewportSize, async_playwright
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as PlaywrightPage
 
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
 from pagelens.browser.network import NetworkPolicy, host_resolver_rules
@@ -170,8 +171,14 @@ class Browser:
         if web_sockets:
             await context.route_web_socket(self.policy.refuses, self.policy.refuse_web_socket)
 
+    def adopt(self, page: PlaywrightPage) -> Page:
+        """The pagelens Page of a tab of this browser, one pagelens opened or not (open
+        before it attached, a popup): it knows the network policy the tab's requests go
+        through, which names the loads it refused (browser/error_document.py)."""
+        return Page(page, policy=self.policy)
+
     async def new_page(self) -> Page:
-        page = Page(await self.context.new_page(), policy=self.policy)
+        page = self.adopt(await self.context.new_page())
         if not self._owns_context:
             self._pages.append(page)
             await page.playwright_page.set_viewport_size(_viewport(self.viewport))
