@@ -15,8 +15,10 @@ import pytest
 import pagelens
 from bench.extract import bench_pages, score
 from pagelens.actions import Session
+from pagelens.budget.layouts import compact_json
 from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
+from pagelens.tokens import count_tokens
 from tests.cli_support import run_cli
 from tests.mcp_harness import result_json
 
@@ -201,6 +203,15 @@ async def test_analyze_markdown_and_the_mcp_tool(session: Session, fixtures_url:
     assert not call.is_error
     payload = result_json(call)
     assert payload["markdown"] == data["markdown"]
+
+
+async def test_analyze_markdown_keeps_to_max_tokens_and_the_query(session: Session, fixtures_url: str) -> None:
+    await session.interact({"action": "navigate", "url": f"{fixtures_url}extract/article.html", "summary": False})
+    whole = (await session.analyze({"what": "markdown"})).data["markdown"]
+    data = (await session.analyze({"what": "markdown", "max_tokens": 250, "query": "reproducing the model"})).data
+    assert data["dom_filtered"] is True and data["query"] == "reproducing the model"
+    assert "## Reproducing the model" in data["markdown"] and len(data["markdown"]) < len(whole)
+    assert count_tokens(compact_json(data)) <= 250
 
 
 # ---- the command line

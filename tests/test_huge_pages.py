@@ -235,12 +235,12 @@ def test_small_views_keep_the_substring_filter() -> None:
 
 def test_long_markdown_is_cut_into_blocks() -> None:
     blocks = [f"## Chapter {i}\n\nThe {word} harvest of year {i}." for i, word in enumerate(["apple", "pear"] * 300)]
-    view = {"url": "u", "format": "markdown", "content": "\n\n".join(blocks), "strategy": "consensus"}
+    view = {"url": "u", "markdown": "\n\n".join(blocks), "strategy": "consensus"}
     out = fit_view("markdown", view, FitRequest(query="what did the pear harvest of year 301 give", max_tokens=400))
-    assert "year 301." in out["content"] and out["dom_filtered"] is True
+    assert "year 301." in out["markdown"] and out["dom_filtered"] is True
     assert count_tokens(compact_json(out)) <= 400
     second = fit_view("markdown", view, FitRequest(max_tokens=400, page=2))
-    assert second["page"] == 2 and second["content"] not in view["content"][:200]
+    assert second["page"] == 2 and second["markdown"] not in view["markdown"][:200]
 
 
 # ---- virtual lists and infinite scroll

@@ -115,5 +115,6 @@ LAYOUTS: dict[str, ListLayout | TextLayout] = {
     "interaction": ListLayout("controls", "controls", _control_text, "id", _aimap_entry, _rebuild_interaction),
     "semantic": ListLayout("interactive_tree", "nodes", _node_text, "i"),
     "skeleton": TextLayout("html", "elements", "\n"),
-    "markdown": TextLayout("content", "blocks", "\n\n"),  # pagelens.extraction's Extraction
+    # analyze's markdown view: an Extraction with its content under `markdown` (views.md)
+    "markdown": TextLayout("markdown", "blocks", "\n\n"),
 }
