@@ -324,9 +324,18 @@ def test_the_command_line_writes_the_jpeg_and_prints_its_facts(tmp_path: Path) -
         ({"what": "screenshot", "element_id": "3", "selector": "#save"}, "selector"),
         ({"what": "screenshot", "full_page": True, "element_id": "3"}, "full_page"),
         ({"what": "screenshot", "screenshot_hash": "f" * 300}, "screenshot_hash"),
+        ({"what": "screenshot", "screenshot_hash": "zz"}, "screenshot_hash"),
+        # The budget's parameters go with the views that are cut to it.
+        ({"what": "screenshot", "query": "save"}, "query"),
+        ({"what": "dom", "max_tokens": 100}, "max_tokens"),
+        ({"what": "full", "page": 2}, "page"),
+        ({"what": "tabs", "query": "x"}, "query"),
+        # Types are not guessed at.
+        ({"what": "interaction", "include_values": "yes"}, "include_values"),
+        ({"what": "interaction", "max_iframe_depth": "2"}, "max_iframe_depth"),
     ],
 )
-def test_analyze_rejects_screenshot_parameters_out_of_place(arguments: dict, parameter: str) -> None:
+def test_analyze_rejects_parameters_out_of_place(arguments: dict, parameter: str) -> None:
     with pytest.raises(InvalidParameterError) as caught:
         AnalyzeRequest.parse(arguments)
     assert caught.value.parameter == parameter

@@ -52,8 +52,11 @@ INTERACT_PARAMETERS: dict[str, str] = {
         'wait_for: milliseconds. handle_dialog: "accept" or "dismiss". scroll_to_load: how many '
         "new items to load (default 100)."
     ),
-    "summary": "Return the compact page summary after navigate/refresh/back/forward/new_tab.",
-    "background": "Queue the action and return {queued, command_id} at once.",
+    "summary": "Return the compact page summary after navigate/refresh/back/forward/new_tab (not in the background).",
+    "background": (
+        "Queue the action and return {queued, command_id} at once; action result fetches its result. "
+        "navigate/refresh/back/forward/new_tab then come without the summary: read the page with analyze."
+    ),
     "command_id": "result: the id of a background command; waits up to 15 s for it.",
     "frame": "Scopes selector to the frame whose element has this id.",
 }
@@ -108,7 +111,11 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "full/interaction/semantic/skeleton/dom: read the page as if loaded from this absolute "
         "http(s) address: relative links resolve against it, and it is the view's url."
     ),
-    "page": "Which page of a view too big for max_tokens (default 1; the result says page and pages).",
+    "max_dom_chars": "dom: where the HTML is cut, 1000 to 200000 characters (default 50000); `truncated` says so.",
+    "page": (
+        "interaction/semantic/skeleton/markdown: which page of a view too big for max_tokens "
+        "(default 1; the result says page and pages)."
+    ),
     "if_changed_since": (
         "The hash of a view you already have: when the page still shows the same, the answer "
         "is only {unchanged: true, hash}."
@@ -132,7 +139,7 @@ SUMMARIZE = (
 )
 
 SUMMARIZE_PARAMETERS: dict[str, str] = {
-    "url": "The page to read (http, https or file).",
+    "url": "The page to read: an http or https address (a bare host gets https).",
     "extractOnly": "true: return the extracted content; false: a summary (needs a language model).",
     "format": "The content's form: text, markdown or html.",
     "markdownMode": "How Markdown is made: readability (default) or auto.",

@@ -15,9 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
 from pagelens.browser.loading import ScrollLoad
+from pagelens.budget.layouts import LAYOUTS
 from pagelens.engine.hashing import HASH_FORMAT, HASH_RE
 from pagelens.engine.models import VIEW_ALIASES, VIEWS, CaptureRequest, CompactSummary, check_base_url
 from pagelens.errors import PagelensError
+from pagelens.vision.models import SCREEN_HASH_PATTERN
 
 # What analyze reads: the engine's views (but the compact summary, which comes with every
 # navigation), the main content, a screenshot, the tabs, a background command.
@@ -28,7 +30,9 @@ HASHED_VIEWS: frozenset[str] = frozenset({*ENGINE_VIEWS, "markdown"})
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: "yes" is no boolean and "2" no number; an agent learns the types from the
+    # schema, and a guess that half works teaches it the wrong ones.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     @classmethod
     def parse(cls, data: Any) -> Any:
@@ -53,7 +57,8 @@ class InteractRequest(_Request):
     narrows by name), or x and y (viewport pixels, where the action takes a point);
     `frame` (a frame element's id) scopes a selector to that frame. tab_id picks the tab
     (default: the active one). background: queue the action and return {queued,
-    command_id} at once; `result` fetches it.
+    command_id} at once; `result` fetches it. A navigation queued so comes without its
+    compact summary (summary is ignored): read the page with analyze once it is in.
     """
 
     action: str = Field(json_schema_extra=lambda schema: schema.update(enum=list(registry.SPECS)))
@@ -83,7 +88,9 @@ class InteractRequest(_Request):
 
     @property
     def wants_summary(self) -> bool:
-        """Navigation actions only, and never in background mode."""
+        """Navigation actions only, and never in background mode: the result waits
+        there until fetched, and a summary, whose ids name what the page held then, is
+        worth least in it; the page is read afresh with analyze instead."""
         return self.summary and not self.background and registry.SPECS[self.action].navigates
 
 
@@ -123,8 +130,10 @@ class AnalyzeRequest(_Request):
     read, default 1, 0 for none), base_url (full, interaction, semantic, skeleton, dom:
     read the page as if loaded from this absolute http(s) address: relative links resolve
     against it and the view's url is it), mask_contact_details (the same views: false
-    shows e-mail addresses and phone numbers, masked by default). A parameter given for a view that does not read
-    it is an invalid_request error naming it, never silently ignored.
+    shows e-mail addresses and phone numbers, masked by default), max_dom_chars (dom: where
+    the HTML is cut, 1,000 to 200,000 characters, default 50,000). A parameter given for a view that does not read it
+    (query, max_tokens and page included) is an invalid_request error naming it, never
+    silently ignored.
     """
 
     what: str = Field(json_schema_extra={"enum": list(ANALYZE_WHAT)})
@@ -137,7 +146,7 @@ class AnalyzeRequest(_Request):
     element_id: str | None = None
     selector: str | None = None
     marks: bool = False
-    screenshot_hash: str | None = Field(None, max_length=256)
+    screenshot_hash: str | None = Field(None, pattern=SCREEN_HASH_PATTERN)
     page: int | None = Field(None, ge=1, le=100_000)
     if_changed_since: str | None = None
     command_id: str | None = None
@@ -148,6 +157,7 @@ class AnalyzeRequest(_Request):
     max_headings: int | None = Field(None, ge=1, le=1_000)
     max_iframe_depth: int | None = Field(None, ge=0, le=10)
     base_url: str | None = Field(None, max_length=4096)
+    max_dom_chars: int | None = Field(None, ge=1_000, le=200_000)
 
     @field_validator("what", mode="before")
     @classmethod
@@ -199,11 +209,13 @@ class AnalyzeRequest(_Request):
             "maxHeadings": self.max_headings,
             "includeValues": self.include_values,
             "maxIframeDepth": self.max_iframe_depth,
+            "maxDomChars": self.max_dom_chars,
             "maskContactDetails": self.mask_contact_details,
         }
         return CaptureRequest.model_validate({k: v for k, v in given.items() if v is not None})
 
 
+BUDGETED_VIEWS: tuple[str, ...] = tuple(LAYOUTS)
 # The parameters of analyze that only some views read: given for another view, they are an
 # error naming the parameter (docs/views.md says what each does).
 _SCREENSHOT = ("screenshot",)
@@ -221,7 +233,12 @@ VIEW_PARAMETERS: dict[str, tuple[str, ...]] = {
     "max_headings": ("interaction",),
     "max_iframe_depth": ("interaction", "semantic"),
     "base_url": ENGINE_VIEWS,
+    "max_dom_chars": ("dom",),
     "command_id": ("command_result",),
+    # The budget: only the views that are cut into chunks (pagelens.budget.layouts).
+    "query": BUDGETED_VIEWS,
+    "max_tokens": BUDGETED_VIEWS,
+    "page": BUDGETED_VIEWS,
 }
 
 

@@ -19,6 +19,10 @@ JPEG_QUALITY = 70  # small, and text still reads
 MAX_IMAGE_BASE64 = 2 * 1024 * 1024
 
 
+# A screenshot's `hash` (imaging.screen_hash): 32 hex digits.
+SCREEN_HASH_PATTERN = r"^[0-9a-f]{32}$"
+
+
 class ScreenshotRequest(BaseModel):
     """What to shoot and how. Strict like CaptureRequest: no "yes" for true, no 2.5 for
     a width; at most one of element_id and selector, and neither with full_page."""
@@ -29,7 +33,7 @@ class ScreenshotRequest(BaseModel):
     element_id: str | None = Field(None, pattern=r"^\d+(\.\d+)*$")
     selector: str | None = Field(None, min_length=1)
     marks: bool = False
-    screenshot_hash: str | None = Field(None, max_length=256)
+    screenshot_hash: str | None = Field(None, pattern=SCREEN_HASH_PATTERN)
     max_width: int = Field(MAX_WIDTH, ge=16, le=4096)
     quality: int = Field(JPEG_QUALITY, ge=1, le=95)
 
