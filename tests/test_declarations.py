@@ -52,3 +52,22 @@ def test_the_generated_docs_are_current() -> None:
     for name, render in PAGES.items():
         committed = (ROOT / "docs" / name).read_text(encoding="utf-8")
         assert committed == render(), f"docs/{name} is stale: run `python -m pagelens.cli.docgen`"
+
+
+@pytest.mark.parametrize(
+    ("request_data", "parameter"),
+    [
+        ({"action": "click", "element_id": "8", "text": "hi"}, "text"),
+        ({"action": "list_tabs", "url": "https://a.example"}, "url"),
+        ({"action": "press", "key": "Enter", "value": "x"}, "value"),
+    ],
+)
+def test_a_parameter_the_action_does_not_read_is_refused(request_data: dict, parameter: str) -> None:
+    with pytest.raises(InvalidParameterError) as caught:
+        InteractRequest.parse(request_data)
+    assert caught.value.parameter == parameter and "does not read it" in caught.value.message
+
+
+def test_nulls_defaults_and_what_every_action_takes_are_no_parameters_of_its_own() -> None:
+    given = {"text": None, "new_tab": False, "tab_id": "2", "background": True, "summary": False}
+    assert InteractRequest.parse({"action": "click", "element_id": "8", **given}).action == "click"

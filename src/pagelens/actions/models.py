@@ -47,6 +47,13 @@ class _Request(BaseModel):
         except ValidationError as exc:
             raise InvalidParameterError.from_validation(exc) from exc
 
+    @property
+    def given(self) -> set[str]:
+        """The parameters the call gives a value of its own (a null or a default, as some
+        clients send for every parameter, is no value)."""
+        fields = type(self).model_fields
+        return {name for name in self.model_fields_set if getattr(self, name) != fields[name].default}
+
 
 class InteractRequest(_Request):
     """One `interact` call. `action` says what to do; the actions, with the parameters each
@@ -88,9 +95,8 @@ class InteractRequest(_Request):
 
     @property
     def wants_summary(self) -> bool:
-        """Navigation actions only, and never in background mode: the result waits
-        there until fetched, and a summary, whose ids name what the page held then, is
-        worth least in it; the page is read afresh with analyze instead."""
+        """Navigation actions only, and never in background mode: a queued result is
+        read later, when the page may have moved on, so the agent reads it afresh then."""
         return self.summary and not self.background and registry.SPECS[self.action].navigates
 
 
@@ -174,7 +180,7 @@ class AnalyzeRequest(_Request):
             raise InvalidParameterError("query", "command_result takes the command's id as command_id")
         if self.world == "main" and self.what != "full":
             raise InvalidParameterError("world", f"world='main' applies to full only, not {self.what}")
-        for name in sorted(self.model_fields_set & VIEW_PARAMETERS.keys()):
+        for name in sorted(self.given & VIEW_PARAMETERS.keys()):
             if self.what not in VIEW_PARAMETERS[name]:
                 readers = ", ".join(VIEW_PARAMETERS[name])
                 raise InvalidParameterError(name, f"applies to {readers} only, not {self.what}")

@@ -36,6 +36,9 @@ class Request(Protocol):
     @property
     def has_target(self) -> bool: ...
 
+    @property
+    def given(self) -> set[str]: ...
+
 
 @dataclass(frozen=True)
 class Need:
@@ -129,6 +132,15 @@ def check(request: Request) -> None:
         )
     if spec.check is not None:
         spec.check(r)
+    for name in sorted(r.given - {*spec.parameters, *EVERY_ACTION}):
+        reads = ", ".join(spec.parameters) or "no parameter of its own"
+        raise InvalidParameterError(name, f"action {spec.name!r} does not read it (it reads {reads})")
+
+
+# What any action may be given: the tab it works on (by default the active one), whether it
+# runs in the background, and summary, which only navigations return (false everywhere
+# saves an agent thinking about which call returns one).
+EVERY_ACTION = ("action", "tab_id", "background", "summary")
 
 
 def describe() -> str:
