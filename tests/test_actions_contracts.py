@@ -143,6 +143,8 @@ def test_a_malformed_chord_is_refused() -> None:
         "javascript:alert(1)",
         "file:///etc/passwd",
         "about:settings",
+        "ftp://x/y",
+        "mailto:ada@example.com",
     ],
 )
 def test_restricted_urls(url: str) -> None:
@@ -156,6 +158,7 @@ def test_addresses_without_a_scheme_get_one() -> None:
     assert check_url("localhost:8000/x", allow_file_urls=False) == "http://localhost:8000/x"
     assert check_url("127.0.0.1:9/", allow_file_urls=False) == "http://127.0.0.1:9/"
     assert check_url("about:blank", allow_file_urls=False) == "about:blank"
+    assert check_url("data:text/html,<p>hi", allow_file_urls=False) == "data:text/html,<p>hi"
     assert check_url("file:///tmp/a.html", allow_file_urls=True) == "file:///tmp/a.html"
 
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import pagelens
-from pagelens.actions import Session
+from pagelens.actions import Session, tools
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.session import SessionOptions
 from pagelens.actions.settle import SettlePolicy
@@ -81,6 +81,7 @@ async def test_a_dialog_nobody_answers_is_answered_by_the_policy(impatient: Sess
         "javascript:alert(1)",
         "file:///etc/hostname",
         "view-source:http://127.0.0.1/",
+        "ftp://127.0.0.1/a.txt",  # no page at all: only the web's schemes load
     ],
 )
 async def test_restricted_urls_are_refused(session: Session, url: str) -> None:
@@ -208,7 +209,8 @@ async def test_background_navigation_and_its_result(session: Session, site: str)
     result = await session.interact({"action": "result", "command_id": queued["command_id"]})
     assert result["success"] is True and result["url"] == f"{site}book.html"
     assert result["command_id"] == queued["command_id"]
-    assert "summary" not in result  # skipped in background mode
+    assert "summary" not in result  # skipped in background mode, as the tool's schema tells
+    assert "without the summary" in tools.INTERACT.schema()["properties"]["background"]["description"]
     again = await session.interact({"action": "result", "command_id": queued["command_id"]})
     assert again["success"] is False and again["error"] == "unknown_command"
 

@@ -4,6 +4,7 @@ Chromium, real HTTP, real mouse and keyboard input."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,20 @@ async def test_native_select_and_a_scripted_dropdown(session: Session, site: str
     scripted = await session.interact({"action": "select", "element_id": control["Pick a colour"], "value": "Green"})
     assert scripted["success"] is True
     assert scripted["observations"]["recent_events"] == ["Size: Medium, colour: Green"]
+
+
+async def test_select_acts_on_dropdowns_only_and_closes_one_without_the_option(session: Session, site: str) -> None:
+    await go(session, f"{site}dropdown.html")
+    control = await ids(session)
+    box = await session.interact({"action": "select", "element_id": control["Gift box"], "value": "x"})
+    assert box["success"] is False and box["error"] == "not_selectable" and "checkbox" in box["message"]
+    heading = await session.interact({"action": "select", "selector": "h1", "value": "Order"})
+    assert heading["success"] is False and heading["error"] == "not_selectable"
+    page = await session.page()
+    assert await page.evaluate("[window.clicks, document.getElementById('gift').checked]") == [0, False]
+    purple = await session.interact({"action": "select", "element_id": control["Pick a colour"], "value": "Purple"})
+    assert purple["success"] is False and purple["error"] == "option_not_found" and "'Purple'" in purple["message"]
+    assert await page.evaluate("document.getElementById('colours').hidden") is True  # closed again
 
 
 async def test_checkbox_and_radio_groups(session: Session, site: str) -> None:
@@ -234,6 +249,44 @@ async def test_typing_replacing_clearing_and_uploading(session: Session, site: s
     assert missing["success"] is False and missing["error"] == "file_not_found"
 
 
+async def test_typing_needs_a_field_that_takes_the_value(session: Session, site: str) -> None:
+    await go(session, f"{site}form.html")
+    field = await ids(session)
+    nowhere = await session.interact({"action": "type", "text": "typed nowhere"})
+    assert nowhere["success"] is False and nowhere["error"] == "not_editable"
+    assert "no field has the focus" in nowhere["message"]
+    await session.interact({"action": "focus", "element_id": field["Double me"]})
+    on_a_button = await session.interact({"action": "type", "text": "typed nowhere"})
+    assert on_a_button["error"] == "not_editable" and '"Double me"' in on_a_button["message"]
+    for name, value in (("Age", "abc"), ("Born on", "2020-02-30")):
+        refused = await session.interact({"action": "set_value", "element_id": field[name], "value": value})
+        assert refused["success"] is False and refused["error"] == "invalid_value", refused
+    age = await session.interact({"action": "set_value", "element_id": field["Age"], "value": "42"})
+    assert age["observations"]["recent_events"] == ["age=42"]
+
+
+async def test_upload_reaches_a_file_input_or_what_opens_its_chooser(
+    session: Session, site: str, tmp_path: Path
+) -> None:
+    await go(session, f"{site}form.html")
+    field = await ids(session)
+    for name, target in (
+        ("a.png", {"element_id": field["Choose a photo"]}),
+        ("b.png", {"selector": "label[for=photo]"}),
+    ):
+        photo = tmp_path / name
+        photo.write_bytes(b"\x89PNG\r\n\x1a\n")
+        chosen = await session.interact({"action": "upload_file", **target, "value": str(photo)})
+        assert chosen["observations"]["recent_events"] == [f"photo={name}"], chosen
+    started = time.monotonic()
+    textbox = await session.interact({"action": "upload_file", "element_id": field["Full name"], "value": str(photo)})
+    assert textbox["success"] is False and textbox["error"] == "upload_failed"
+    assert "not a file input" in textbox["message"] and time.monotonic() - started < 2
+    silent = await session.interact({"action": "upload_file", "element_id": field["Hover me"], "value": str(photo)})
+    assert silent["success"] is False and silent["error"] == "upload_failed"
+    assert "no file chooser opened" in silent["message"] and "Timeout" not in silent["message"]
+
+
 async def test_pointer_actions_and_what_stops_them(session: Session, site: str) -> None:
     await go(session, f"{site}form.html")
     view = (await session.analyze({"what": "semantic"})).data["interactive_tree"]
@@ -267,3 +320,7 @@ async def test_a_control_inside_a_frame(session: Session, site: str) -> None:
     by_selector = await session.interact({"action": "click", "selector": "#count", "frame": frame_id})
     assert by_selector["element_id"] == counter
     assert by_selector["observations"]["recent_events"] == ["The frame says: clicked 2"]
+    for target in ({"selector": "#count", "frame": "77"}, {"element_id": "77.1"}):
+        nowhere = await session.interact({"action": "click", **target})
+        assert nowhere["success"] is False and nowhere["error"] == "not_found"
+        assert nowhere["message"].startswith("no frame 77 on this page"), nowhere

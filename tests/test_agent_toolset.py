@@ -150,6 +150,21 @@ async def test_summarize_extracts_without_a_model_and_summarizes_with_one(ctx: T
     assert "untrusted data" in asked  # the page stays fenced in the summarizer's request too
 
 
+@pytest.mark.parametrize(
+    "url", ["file:///etc/passwd", "file:///root/", "view-source:http://127.0.0.1/", "ftp://127.0.0.1/a.txt"]
+)
+async def test_summarize_loads_only_what_navigate_would(ctx: ToolContext, url: str) -> None:
+    navigated = await use(ctx, "interact", action="navigate", url=url)
+    summarized = await use(ctx, "summarize", url=url, extractOnly=True)
+    assert not summarized["ok"] and summarized["error"] == navigated["error"] == "restricted_url"
+    assert "output" not in summarized and summarized["message"] == navigated["message"]
+
+
+async def test_summarize_takes_no_bare_path(ctx: ToolContext) -> None:
+    summarized = await use(ctx, "summarize", url="/form.html", extractOnly=True)  # its tab has no page to start from
+    assert not summarized["ok"] and summarized["error"] == "invalid_request" and "path" in summarized["message"]
+
+
 async def test_finish_and_fail_end_the_run(ctx: ToolContext) -> None:
     assert (await use(ctx, "finish", result="done"))["end"] == "finish"
     assert (await use(ctx, "fail", reason="no"))["end"] == "fail"

@@ -76,6 +76,10 @@ class ErrorCode(StrEnum):
     NOT_EDITABLE = "not_editable", "The element does not take typed text."
     NOT_FOCUSABLE = "not_focusable", "The element cannot take the focus."
     NOT_CHECKABLE = "not_checkable", "check/uncheck on something that is not a checkbox, radio or switch."
+    NOT_SELECTABLE = (
+        "not_selectable",
+        "select on something that is not a select or a dropdown (combobox, listbox, a button that opens one).",
+    )
     OPTION_NOT_FOUND = "option_not_found", "select: no option has that value or label."
     INVALID_VALUE = "invalid_value", "The element refused the value (the page changed it back or validated it out)."
     STATE_UNCHANGED = "state_unchanged", "The action ran but the element's state did not change as asked."

@@ -27,15 +27,21 @@ async def frame_world(page: Page, path: list[str]) -> tuple[FrameWorld, tuple[fl
     first), and where that frame's viewport starts in the page's viewport."""
     world = await main_world(page)
     dx = dy = 0.0
-    for owner in path:
-        try:
-            x, y = await call(world, "frameOffset", owner)
-            world = await page.child_world(world, owner)
-        except (ActionError, PagelensError) as exc:
+    for depth, owner in enumerate(path):
+        frame = ".".join(path[: depth + 1])
+        offset = await call(world, "frameOffset", owner)
+        if offset is None:
             raise ActionError(
-                ErrorCode.NOT_FOUND, f"frame element {owner} is gone or has no document: {exc.message}"
+                ErrorCode.NOT_FOUND,
+                f"no frame {frame} on this page: a frame is named by its frame element's id, from a fresh view",
+            )
+        try:
+            world = await page.child_world(world, owner)
+        except PagelensError as exc:
+            raise ActionError(
+                ErrorCode.FRAME_UNREACHABLE, f"frame {frame} has no document that can be reached (gone, or not loaded)"
             ) from exc
-        dx, dy = dx + x, dy + y
+        dx, dy = dx + offset[0], dy + offset[1]
     return world, (dx, dy)
 
 

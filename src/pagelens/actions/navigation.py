@@ -34,10 +34,9 @@ from pagelens.engine.models import CompactSummary
 from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
 SUMMARY_TIMEOUT_S = 3.0  # the summary's own limit, independent of the navigation's wait
-RESTRICTED_SCHEMES = (
-    "chrome", "chrome-extension", "chrome-untrusted", "chrome-search", "devtools", "view-source",
-    "javascript", "about", "edge", "brave", "opera", "vivaldi", "file",
-)  # fmt: skip
+# What may be loaded; anything else (chrome:, view-source:, javascript:, ftp:, ...) is
+# refused: a browser page or a script is no page to read, another scheme no page at all.
+_WEB_SCHEMES = ("http", "https", "data")
 _INTERRUPTION_RETRIES = 2
 _ERROR_PAGE_WAIT_MS = 2000
 _ARRIVAL_GRACE_S = 0.5  # on top of the arrival's limit: making the world, the last round trip
@@ -62,8 +61,10 @@ class NavigationOptions:
 def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
     """The address to load: a path (`/docs/a.html`, `./a`, `?page=2`, `#top`), as the
     skeleton writes links within the page's own site, is taken relative to `base` (the
-    page's address); a bare host gets a scheme (http for loopback, else https);
-    browser-internal and script addresses are refused with `restricted_url`."""
+    page's address); a bare host gets a scheme (http for loopback, else https). Only
+    http, https, data:, about:blank and (with `allow_file_urls`) file: pass; any other
+    address is refused with `restricted_url`. Whatever loads an address an agent gave
+    asks this first (navigate, summarize)."""
     url = url.strip()
     if _RELATIVE_RE.match(url):
         if not base.startswith(("http://", "https://", "file://")):  # a file stays subject to the rules below
@@ -76,12 +77,10 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
         url = ("http://" if _LOOPBACK_RE.match(url) else "https://") + url
         match = _SCHEME_RE.match(url)
     scheme = match.group(1).lower() if match else ""
-    if url.lower() == "about:blank" or (scheme == "file" and allow_file_urls):
+    if scheme in _WEB_SCHEMES or url.lower() == "about:blank" or (scheme == "file" and allow_file_urls):
         return url
-    if scheme in RESTRICTED_SCHEMES:
-        what = "local files" if scheme == "file" else f"{scheme}: addresses"
-        raise ActionError(ErrorCode.RESTRICTED_URL, f"cannot navigate to {url}: {what} are not allowed")
-    return url
+    what = "local files" if scheme == "file" else f"{scheme}: addresses"
+    raise ActionError(ErrorCode.RESTRICTED_URL, f"cannot navigate to {url}: {what} are not allowed")
 
 
 async def take_summary(

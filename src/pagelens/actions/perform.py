@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError, InvalidParameterError
@@ -254,10 +255,30 @@ async def _write(act: Act, text: str, *, replace: bool) -> Target:
 async def type_text(act: Act) -> Done:
     text = act.request.text or ""
     if not act.request.has_target:
+        await _check_focus_takes_text(act)
         await act.deliver(lambda: act.page.keyboard.type(text))
         return Done("typed into the focused element", element_found=False)
     target = await _write(act, text, replace=False)
     return Done(f"typed into {describe(target)}", target)
+
+
+async def _check_focus_takes_text(act: Act) -> None:
+    """Typing with no target goes where the focus is; with no field there it would
+    change nothing, and say it typed. (A frame with the focus is left to decide.)"""
+    world = await bridge.main_world(act.tab.page)
+    focused = await bridge.call(world, "find", {"kind": "focused"})
+    if focused["status"] == "frame":
+        return
+    if focused["status"] == "ok" and (await bridge.call(world, "focus", focused["id"], "keep"))["editable"]:
+        return
+    where = ""
+    if focused["status"] == "ok":
+        name = f' "{focused["name"]}"' if focused["name"] else ""
+        where = f" (the focus is on {focused['role']}{name} [id {focused['id']}])"
+    raise ActionError(
+        ErrorCode.NOT_EDITABLE,
+        f"no field has the focus{where}: give the field as element_id or selector",
+    )
 
 
 def _text_value(request: InteractRequest) -> str:
@@ -290,13 +311,16 @@ async def clear(act: Act) -> Done:
 
 
 async def _mismatch(act: Act, target: Target, expected: str) -> str:
-    """A note when the field ended up holding something else (a mask, a max length).
-    Sensitive fields are never read back."""
+    """A note when the field ended up holding something else (a mask, a max length);
+    invalid_value when it holds nothing of it (a number field given letters drops them,
+    an invalid number reads as empty). Sensitive fields are never read back."""
     if act.tab.dialogs.pending:
         return ""
     actual = await act.call(target, "fieldText")
     if actual is None or actual == expected:
         return ""
+    if not actual:
+        raise ActionError(ErrorCode.INVALID_VALUE, f"{describe(target)} does not accept {expected!r}: it is left empty")
     return "; note: the field now holds a different value (the page reformatted or limited the input)"
 
 
@@ -359,6 +383,11 @@ async def select(act: Act) -> Done:
     await act.ready(target, pointer=False)
     outcome = await act.call(target, "selectOptions", wanted)
     if not outcome["native"]:
+        if not outcome["dropdown"]:
+            raise ActionError(
+                ErrorCode.NOT_SELECTABLE,
+                f"{describe(target)} is not a select or a dropdown (combobox, listbox, or a button that opens one)",
+            )
         return await _select_custom(act, target, wanted)
     if not outcome["ok"]:
         options = ", ".join(repr(o) for o in outcome["options"])
@@ -374,21 +403,23 @@ async def select(act: Act) -> Done:
     return Done(f"selected {chosen} in {describe(target)}", target)
 
 
+# What a scripted dropdown's entries are: a listbox's options, a menu button's items.
+_OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox")
+
+
 async def _select_custom(act: Act, target: Target, wanted: list[str]) -> Done:
-    """A scripted dropdown (an ARIA combobox or listbox): open it, then click the option."""
+    """A scripted dropdown (an ARIA combobox, listbox or menu button): open it, then click
+    the option of that name. With none, the list is closed again (Escape) and nothing
+    else is clicked."""
     x, y = await act.ready(target, pointer=True)
     await act.deliver(lambda: act.page.mouse.click(x, y))
     await settle(act.tab.page, act.options.settle)
     for value in wanted:
-        try:
-            option = await resolve(
-                act.tab,
-                element_id=None,
-                selector=f'role=option[name="{value}"]',
-                frame=_frame_of(target),
-            )
-        except ActionError:
-            option = await resolve(act.tab, element_id=None, selector=f"text={value}", frame=_frame_of(target))
+        option = await _option_named(act, target, value)
+        if option is None:
+            if target.role != "listbox":  # a listbox shows its options in place: nothing opened
+                await act.deliver(lambda: act.page.keyboard.press("Escape"))
+            raise ActionError(ErrorCode.OPTION_NOT_FOUND, f"{describe(target)} has no option {value!r}")
         await _click_option(act, *await act.ready(option, pointer=True))
     return Done(f"selected {', '.join(map(repr, wanted))} in {describe(target)}", target)
 
@@ -397,8 +428,12 @@ async def _click_option(act: Act, x: float, y: float) -> None:
     await act.deliver(lambda: act.page.mouse.click(x, y))
 
 
-def _frame_of(target: Target) -> str | None:
-    return ".".join(target.frame_path) or None
+async def _option_named(act: Act, target: Target, value: str) -> Target | None:
+    frame = ".".join(target.frame_path) or None
+    for role in _OPTION_ROLES:
+        with contextlib.suppress(ActionError):
+            return await resolve(act.tab, element_id=None, selector=f'role={role}[name="{value}"]', frame=frame)
+    return None
 
 
 async def _set_checked(act: Act, checked: bool) -> Done:
@@ -526,6 +561,13 @@ def _scrolled(what: str, moved: dict[str, Any]) -> str:
     return f"scrolled {what} from {moved['before']} to {where}"
 
 
+# What a click may make open a file chooser: a button, link or menu item (scripted to open
+# one), a label (of a file input), anything the page made clickable. A field never does.
+_CHOOSER_OPENERS = frozenset({"button", "link", "menuitem", "clickable", "label"})
+# Chromium opens a chooser only while the click's user activation lasts: 5 s.
+_CHOOSER_WAIT_S = 5.0
+
+
 @action(
     "upload_file",
     "Attach files to a file input: value is a path or a list of paths.",
@@ -548,16 +590,24 @@ async def upload_file(act: Act) -> Done:
         except PlaywrightError as exc:
             raise ActionError(ErrorCode.UPLOAD_FAILED, first_line(exc)) from exc
         return Done(f"attached {names} to {describe(target)}", target)
-    # A button that opens a file chooser.
+    if target.role not in _CHOOSER_OPENERS:
+        raise ActionError(
+            ErrorCode.UPLOAD_FAILED,
+            f"{describe(target)} is not a file input, nor a button that opens a file chooser: "
+            "give the file input, or the button or label that opens it",
+        )
     x, y = await act.ready(target, pointer=True)
     try:
-        async with act.page.expect_file_chooser(timeout=act.options.input_timeout * 1000) as chooser:
+        async with act.page.expect_file_chooser(timeout=_CHOOSER_WAIT_S * 1000) as chooser:
             await act.page.mouse.click(x, y)
         await (await chooser.value).set_files(paths)
-    except PlaywrightError as exc:
+    except PlaywrightTimeoutError as exc:
         raise ActionError(
-            ErrorCode.UPLOAD_FAILED, f"{describe(target)} opened no file chooser: {first_line(exc)}"
+            ErrorCode.UPLOAD_FAILED,
+            f"clicked {describe(target)} but no file chooser opened within {_CHOOSER_WAIT_S:g} s",
         ) from exc
+    except PlaywrightError as exc:
+        raise ActionError(ErrorCode.UPLOAD_FAILED, f"{describe(target)}: {first_line(exc)}") from exc
     return Done(f"attached {names} through {describe(target)}", target)
 
 

@@ -156,7 +156,8 @@ async def screenshot(call: TabCall) -> ActionResult:
 
 @action(
     "result",
-    "The result of a background command (command_id); waits up to 15 s for it.",
+    "The result of a background command (command_id); waits up to 15 s for it. A background "
+    "navigation's result has no summary.",
     kind="command",
     reads=("command_id",),
     needs=(need("command_id", "the id returned by a background call", lambda r: bool(r.command_id)),),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from pagelens.actions.navigation import check_url
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import Message
 from pagelens.agent.prompts import fence, new_fence_tag
@@ -42,8 +43,11 @@ async def summarize(
     request: SummarizeRequest | dict[str, object], browser: Browser, model: ChatModel | None
 ) -> SummarizeResult:
     """`request` as the contract reads it: extract-only needs no model; a summary needs
-    `model` (summary_unavailable without one)."""
+    `model` (summary_unavailable without one). The URL passes navigate's check first:
+    a browser page, a local file or another scheme is restricted_url, a bare path
+    invalid_request (there is no page here for it to be relative to)."""
     parsed = parse_request(request)
+    parsed = parsed.model_copy(update={"url": check_url(parsed.url, allow_file_urls=False)})
     if parsed.extractOnly:
         return await extract_only(parsed, browser)
     if model is None:

@@ -3,7 +3,7 @@
 // (date, colour, range), take their value the way a browser's own picker sets it (value
 // then input and change events), as Playwright does too; scrolling is exact.
 
-import { actDescribe, actFold, actIdOf } from './act_find.js';
+import { actDeepActive, actDescribe, actFold, actIdOf } from './act_find.js';
 import { boxOf, intersectsViewport, isRendered, isVisible, styleOf } from './visibility.js';
 import { composedParent, isComposedDescendant, labelsOf } from './dom.js';
 import { elementById } from './capture.js';
@@ -20,22 +20,25 @@ function actElement(id) {
   return el;
 }
 
-function actDeepActive() {
-  let active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  return active;
+export function actIsEditable(el) {
+  if (el.isContentEditable) return true;
+  if (el.localName === 'textarea') return !el.readOnly;
+  if (el.localName !== 'input') return false;
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type) && !el.readOnly;
 }
 
 // Focus; for typing, with the caret at the end (selection 'end': type appends) or
 // everything selected ('all': set_value and clear replace); 'keep' leaves the selection.
-// Returns how a value must be set: 'keyboard' or 'picker'.
+// Returns how a value must be set ('keyboard' or 'picker'), whether the element has the
+// focus now, and whether it takes typed text.
 export function actFocus(id, selection) {
   const el = actElement(id);
   el.focus({ preventScroll: true });
   const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
   const focused = () => actDeepActive() === el || isComposedDescendant(actDeepActive(), el);
-  if (ACT_PICKER_TYPES.has(type)) return { mode: 'picker', focused: focused() };
-  if (selection === 'keep') return { mode: 'keyboard', focused: focused() };
+  if (ACT_PICKER_TYPES.has(type)) return { mode: 'picker', focused: focused(), editable: true };
+  if (selection === 'keep') return { mode: 'keyboard', focused: focused(), editable: actIsEditable(el) };
   const selectAll = selection === 'all';
   if (el.localName === 'input' || el.localName === 'textarea') {
     try {
@@ -53,7 +56,7 @@ export function actFocus(id, selection) {
     current.removeAllRanges();
     current.addRange(range);
   }
-  return { mode: 'keyboard', focused: focused() };
+  return { mode: 'keyboard', focused: focused(), editable: actIsEditable(el) };
 }
 
 function actDispatchValueEvents(el) {
@@ -75,10 +78,19 @@ export function actFieldText(id) {
   return el.localName === 'input' || el.localName === 'textarea' ? el.value : normalizeSpace(el.innerText || '');
 }
 
-// Native <select>: options by value, else by label (exact, then contained).
+// A scripted dropdown: what ARIA says opens a list of options (a combobox, a listbox, a
+// button with a listbox or menu popup; "true" means menu).
+function actIsDropdown(el) {
+  const role = getRole(el);
+  if (role === 'combobox' || role === 'listbox') return true;
+  return role === 'button' && ['listbox', 'menu', 'true'].includes((el.getAttribute('aria-haspopup') || '').toLowerCase());
+}
+
+// Native <select>: options by value, else by label (exact, then contained). Anything else
+// says whether it is a scripted dropdown, which the caller opens and picks from.
 export function actSelectOptions(id, wanted) {
   const el = actElement(id);
-  if (el.localName !== 'select') return { native: false, role: getRole(el) };
+  if (el.localName !== 'select') return { native: false, dropdown: actIsDropdown(el) };
   const options = Array.from(el.options);
   const chosen = [];
   const missing = [];
@@ -151,9 +163,12 @@ export function actScrollIntoView(id) {
   return { inViewport: intersectsViewport(boxOf(el)) };
 }
 
-// Where a frame element's document starts, in this frame's viewport.
+// Where a frame element's document starts, in this frame's viewport; null when no frame
+// element has that id (an id from another page, or of something else).
 export function actFrameOffset(id) {
-  return frameContentOrigin(actElement(id));
+  const el = elementById(id);
+  if (!el || (el.localName !== 'iframe' && el.localName !== 'frame')) return null;
+  return frameContentOrigin(el);
 }
 
 export function actIsFileInput(id) {

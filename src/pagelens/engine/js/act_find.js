@@ -48,6 +48,22 @@ function actNameMatches(actual, wanted) {
   });
 }
 
+// The focused element, inside open shadow roots too.
+export function actDeepActive() {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+// What typing with no target reaches: 'none' when nothing but the page has the focus,
+// 'frame' when a frame has it (its own document knows where).
+function actFocused() {
+  const el = actDeepActive();
+  if (!el || el === document.body || el === document.documentElement) return { status: 'none' };
+  if (el.localName === 'iframe' || el.localName === 'frame') return { status: 'frame' };
+  return { status: 'ok', ...actInfo(el) };
+}
+
 // shownId, not the attribute: a clone carrying a live element's id gets its own.
 export function actIdOf(el) {
   return shownId(el);
@@ -128,12 +144,14 @@ function actLabelText(el) {
   return labelsOf(el).map((l) => normalizeSpace(l.textContent || '')).join(' ');
 }
 
-// spec: {kind: 'id'|'css'|'text'|'role'|'aria-label'|'label'|'placeholder', value, name?}
+// spec: {kind: 'id'|'css'|'text'|'role'|'aria-label'|'label'|'placeholder', value, name?},
+// or {kind: 'focused'}: the element that has the focus.
 export function actFind(spec) {
   if (spec.kind === 'id') {
     const el = elementById(spec.value);
     return el ? { status: 'ok', ...actInfo(el) } : { status: 'none' };
   }
+  if (spec.kind === 'focused') return actFocused();
   const scan = actScan();
   const roots = [document, ...scan.shadowRoots];
   let found = [];

@@ -5,6 +5,7 @@
 // last failure is the typed reason the agent gets.
 
 import { actDescribe } from './act_find.js';
+import { actIsEditable } from './act_edit.js';
 import { boxOf, clickPoint, intersectsViewport, isRendered, isVisible } from './visibility.js';
 import { closestComposed, isComposedDescendant } from './dom.js';
 import { elementById } from './capture.js';
@@ -21,14 +22,6 @@ function actNextFrame() {
 function actSameBox(a, b) {
   return !!a && !!b && Math.abs(a.left - b.left) < 0.5 && Math.abs(a.top - b.top) < 0.5 &&
     Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
-}
-
-function actIsEditable(el) {
-  if (el.isContentEditable) return true;
-  if (el.localName === 'textarea') return !el.readOnly;
-  if (el.localName !== 'input') return false;
-  const type = (el.getAttribute('type') || 'text').toLowerCase();
-  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type) && !el.readOnly;
 }
 
 function actHitTarget(x, y) {
