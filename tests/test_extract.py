@@ -16,6 +16,8 @@ import pagelens
 from bench.extract import bench_pages, score
 from pagelens.actions import Session
 from pagelens.budget.layouts import compact_json
+from pagelens.extraction.consensus import Rules, choose
+from pagelens.extraction.libraries import Readings
 from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
 from pagelens.tokens import count_tokens
@@ -91,12 +93,34 @@ async def test_a_listing_the_libraries_cannot_read_is_the_page_as_the_reader_see
     offline = await pagelens.extract(LISTING.read_text(encoding="utf-8"))
     for result in (live, offline):
         assert result.strategy == "page"
+        assert result.site_name is None  # the page names none; 127.0.0.1:port is no site
         assert "# Best sellers in Kitchen" in result.content
         for product in ("Harbor cast-iron skillet, 26 cm", "Saltmarsh linen tea towels", "Cobble pasta maker"):
             assert product in result.content
         assert result.content.count("[€") == 24
         for chrome in ("Winter sale", "Filter by price", "All rights reserved"):
             assert chrome not in result.content
+
+
+def test_a_blurb_said_under_every_result_is_not_more_of_the_page_read() -> None:
+    """A result page where trafilatura, the library read, takes the sponsor's blurb
+    under five results for the content: 60 words of the page's 1,000, said once 12, so
+    next to none of it, and the page stands."""
+    blurb = "Shop products from small and medium business brands sold in our store."
+    results = "".join(
+        f"<li><h2>Result {i}</h2><p>Cast iron pan number {i}, pre-seasoned, oven safe, with a helper handle.</p>"
+        f"<p>{blurb}</p></li>"
+        for i in range(40)
+    )
+    readings = Readings(f"<html><body><ul>{results}</ul></body></html>", "https://shop.example/s?k=pans")
+    # What each library read, as given: readability-lxml found nothing, so trafilatura's stands.
+    taken = f"<p>{blurb}</p>" * 5
+    readings.__dict__.update(article="", second_opinion=f"{blurb}\n" * 5, trafilatura_article=taken)
+    choice = choose(readings)
+    assert choice.strategy == "page"
+    assert choice.html.count("Cast iron pan number") == 40
+    # Said once, the same 60 words would be a twentieth of the page: what trafilatura read.
+    assert choose(readings, Rules(repeat_words=100)).strategy == "trafilatura"
 
 
 async def test_max_characters_cuts_at_a_paragraph_and_says_so(article: pagelens.Page) -> None:

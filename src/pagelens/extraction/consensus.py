@@ -21,8 +21,9 @@ When what they found is next to none of the page's readable text (a twentieth of
 words or less), the page is not an article they can read: a listing, a search page, a
 sign-in screen, where each library takes one item or a caption for the story. Its
 readable text, as the pre-pass left it (without navigation, hidden parts and overlays),
-is the content then. On the corpus' articles the libraries always found more than a
-twelfth of the page.
+is the content then (a sentence-long block they took more than once counts once: a
+sponsor's blurb under every result is not more of the page). On the corpus' articles the
+libraries always found more than a twelfth of the page.
 
 The numbers are `Rules`; the shipped ones, DEFAULT_RULES, are the choice that
 `python -m bench.extract` makes on the whole corpus by the procedure it cross-validates
@@ -67,6 +68,7 @@ class Rules:
     alone: float = 0.25  # a library with at most this share of the other's words found next to nothing
     wrong_container: float = 0.5  # trafilatura's missing words over the kept ones above which it wins
     page_share: float = 0.05  # the chosen content's share of the page's words at or below which the page stands
+    repeat_words: int = 8  # a block this long said again word for word counts once against page_share
 
 
 # The fields' defaults are what bench.extract chooses on the whole corpus (see the module's docstring).
@@ -101,7 +103,7 @@ def choose(readings: Readings, rules: Rules = DEFAULT_RULES) -> Choice:
     page's own readable text where they found next to none of it."""
     choice = _libraries_choice(readings, rules)
     page, page_words = readings.page
-    if page_words and _word_count(choice.html) <= rules.page_share * page_words:
+    if page_words and _words_said_once(choice.html, rules.repeat_words) <= rules.page_share * page_words:
         return Choice("page", page)
     return choice
 
@@ -129,9 +131,21 @@ def _libraries_choice(readings: Readings, rules: Rules) -> Choice:
     return Choice("consensus", lxml.html.tostring(root, encoding="unicode"))
 
 
-def _word_count(html: str) -> int:
+def _words_said_once(html: str, min_words: int) -> int:
+    """The words of `html`, a block of `min_words` or more that says an earlier one again
+    word for word counted once: a sponsor's blurb under every search result is not more
+    of the page read (shorter blocks, such as table cells, repeat in real content)."""
     root = parse_fragment(html)
-    return len(words(root.text_content())) if root is not None else 0
+    if root is None:
+        return 0
+    seen: set[str] = set()
+    total = 0
+    for block in blocks_of(root):
+        count = len(block.words)
+        if count < min_words or block.text not in seen:
+            total += count
+        seen.add(block.text)
+    return total
 
 
 def blocks_of(root: HtmlElement) -> list[Block]:

@@ -9,10 +9,12 @@ calls, CPU-bound and blocking (the caller runs them in a thread).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+from urllib.parse import urlsplit
 
 import lxml.html
 import trafilatura
@@ -106,7 +108,22 @@ def metadata(html: str, url: str) -> Metadata:
     return Metadata(
         title=found.title or None,
         byline=found.author or None,
-        site_name=found.sitename or None,
+        site_name=_site_name(found.sitename or None, url),
         published=found.date or None,
         language=getattr(found, "language", None) or None,
     )
+
+
+def _site_name(found: str | None, url: str) -> str | None:
+    """trafilatura's site name, unless it is the address's host standing in for one the
+    page does not give and that host names no site: an IP address (a saved page served on
+    127.0.0.1 for the read), localhost, the placeholder host of an HTML string."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if found is None or found not in (parts.netloc, host):
+        return found
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return None if host == "localhost" or host.endswith(".invalid") else found
+    return None
