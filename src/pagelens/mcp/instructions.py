@@ -11,7 +11,9 @@ interact(action=...) navigates and acts. navigate, refresh, back, forward and ne
 return a compact `summary` of the loaded page: its type (article, login, search_results, \
 form, error_page, ...), title, H1s, the top actions with selectors, forms, a content \
 preview and counts. That summary is your orientation: do not call analyze just to see \
-what the page is after navigating. Pass summary=false when you do not need it. \
+what the page is after navigating. The summary and the skeleton read the top document \
+only: on a page whose controls sit in frames (the summary then counts few or none), \
+analyze interaction or semantic lists them. Pass summary=false when you do not need it. \
 load_complete: false says the page was still loading when it was read (something on it \
 never finished); if what you need is missing, read it again a little later.
 
