@@ -47,7 +47,8 @@ def test_extract_writes_the_content_to_a_file(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     assert "Ridgeline 4" in out.read_text(encoding="utf-8")
-    assert re.fullmatch(rf"wrote \d+ words of {re.escape(str(EXAMPLE))} to {re.escape(str(out))}\n", result.stderr)
+    main_content = rf"the main content of {re.escape(str(EXAMPLE))} \(\d+ characters\)"
+    assert re.fullmatch(rf"wrote {main_content} to {re.escape(str(out))}\n", result.stderr)
 
 
 @pytest.mark.parametrize("mode", [mode for mode in VIEWS if mode != "compact"])

@@ -4,36 +4,44 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import signal
 import sys
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import typer
-from rich.console import Console
+from pydantic import ValidationError
 from rich.markup import escape
 
 import pagelens
 from pagelens.browser.launcher import check_launch_or_attach
-from pagelens.browser.network import LOOPBACK_HOSTS, is_loopback
+from pagelens.browser.network import is_loopback
 from pagelens.browser.page import LOAD_WAIT_S
-from pagelens.engine.models import VIEW_SPECS, VIEWS
-from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
+from pagelens.browser.page import time_limit as capture_limit  # `run` has a --time-limit
+from pagelens.cli.framework import Command, Group
+from pagelens.cli.output import check_out, failures, print_or_write, stderr, write_out
+from pagelens.cli.targets import reachable_hosts, resolve_target
+from pagelens.engine.models import VIEW_SPECS, VIEWS, CaptureRequest
+from pagelens.errors import InvalidRequestError
+from pagelens.extraction.api import check_options as check_extract_options
+from pagelens.vision.models import ScreenshotRequest
+from pagelens.vision.screenshots import SCREENSHOT_TIMEOUT_S, take_screenshot
 
 app = typer.Typer(
     name="pagelens",
     help="Eyes and hands on the web for AI agents: page views an LLM can read cheaply.",
-    no_args_is_help=True,
+    cls=Group,
+    invoke_without_command=True,  # `pagelens` alone prints the help (_options)
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",  # docstrings' paragraphs flow to the terminal's width
 )
-stderr = Console(stderr=True, soft_wrap=True)  # one line a message, whatever the width: scripts grep them
 
-URL_SCHEMES = ("http", "https", "about", "data", "file")
+JPEG_SUFFIXES = (".jpg", ".jpeg")
 T = TypeVar("T")
 
 
@@ -55,7 +63,8 @@ AllowedHosts = Annotated[
     str | None,
     typer.Option(
         help="Comma-separated hosts pages may reach (*.example.com matches subdomains). "
-        "Default: everything for URLs, loopback only for local files."
+        "Default: everything for URLs, loopback only for local files; "
+        "a local file may always reach loopback, where it is served."
     ),
 ]
 Viewport = Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")]
@@ -68,7 +77,7 @@ _VIEW_HELP = "Which view to print: " + "; ".join(f"{s.name}, {s.doc}" for s in V
 _COMPACT = Mode("compact")
 
 
-@app.command()
+@app.command(cls=Command)
 def snapshot(
     target: PageTarget,
     mode: Annotated[Mode, typer.Option("--mode", "-m", metavar="VIEW", help=_VIEW_HELP)] = _COMPACT,
@@ -97,37 +106,48 @@ def snapshot(
         float | None, typer.Option(help="Capture time limit in seconds (default: 3 for summaries, 30 otherwise).")
     ] = None,
     indent: Annotated[
-        int | None, typer.Option(help="Indent the JSON (default: 2 on a terminal, compact otherwise).")
+        int | None, typer.Option(min=0, help="Indent the JSON (default: 2 on a terminal, compact otherwise).")
     ] = None,
 ) -> None:
     """Print a view of a page as JSON: the compact summary unless --mode names another."""
-    options: dict[str, Any] = {
-        "request": {"maxControls": max_controls, "maxHeadings": max_headings, "baseUrl": base_url},
-        "include_offscreen": include_offscreen,
-        "include_boxes": include_boxes,
-        "include_values": include_values,
-        "mask_contact_details": mask_contact_details,
-        "max_iframe_depth": max_iframe_depth,
-        "timeout": timeout,
-    }
-    view = _read_page(
-        target,
-        lambda page: page.snapshot(mode.value, **options),
-        headed=headed,
-        browser=browser,
-        cdp_url=cdp_url,
-        allowed_hosts=allowed_hosts,
-        viewport=viewport,
-    )
-    if indent is None and out is None and sys.stdout.isatty():
-        indent = 2
-    _print_or_write(view.model_dump_json(exclude_none=True, indent=indent), out, f"{mode.value} view of {target}")
+    with failures():
+        request = _capture_request(
+            {
+                "maxControls": max_controls,
+                "maxHeadings": max_headings,
+                "baseUrl": base_url,
+                "includeValues": include_values,
+                "maxIframeDepth": max_iframe_depth,
+                "maskContactDetails": mask_contact_details,
+            }
+        )
+        limit = capture_limit(timeout, VIEW_SPECS[mode.value].timeout)
+        if out is not None:
+            check_out(out)
+        view = _read_page(
+            target,
+            lambda page: page.snapshot(
+                mode.value,
+                request=request,
+                include_offscreen=include_offscreen,
+                include_boxes=include_boxes,
+                timeout=limit,
+            ),
+            headed=headed,
+            browser=browser,
+            cdp_url=cdp_url,
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+        )
+        if indent is None and out is None and sys.stdout.isatty():
+            indent = 2
+        print_or_write(view.model_dump_json(exclude_none=True, indent=indent), out, f"{mode.value} view of {target}")
 
 
-@app.command()
+@app.command(cls=Command)
 def screenshot(
     target: PageTarget,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JPEG.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the JPEG (a .jpg or .jpeg file).")],
     full_page: Annotated[bool, typer.Option(help="The whole page, not only the viewport.")] = False,
     element_id: Annotated[str | None, typer.Option(help="Only the element with this stable id.")] = None,
     selector: Annotated[str | None, typer.Option(help="Only the first element matching this CSS.")] = None,
@@ -143,26 +163,30 @@ def screenshot(
 ) -> None:
     """Write a screenshot of a page as a JPEG (at most 1024 px wide by default) and print
     its facts as JSON: size, scale, hash, and with --marks the ids drawn."""
-    shot = _read_page(
-        target,
-        lambda page: pagelens.screenshot(
-            page,
+    with failures():
+        if out.suffix.lower() not in JPEG_SUFFIXES:
+            raise InvalidRequestError(f"--out {out}: a screenshot is a JPEG; name it .jpg or .jpeg")
+        request = ScreenshotRequest.parse(
             full_page=full_page,
             element_id=element_id,
             selector=selector,
             marks=marks,
             max_width=max_width,
             quality=quality,
-            timeout=timeout,
-        ),
-        headed=headed,
-        browser=browser,
-        cdp_url=cdp_url,
-        allowed_hosts=allowed_hosts,
-        viewport=viewport,
-    )
-    assert shot.image is not None  # no screenshot_hash was given: the image always comes
-    out.write_bytes(shot.image)
+        )
+        limit = capture_limit(timeout, SCREENSHOT_TIMEOUT_S)
+        check_out(out)
+        shot = _read_page(
+            target,
+            lambda page: take_screenshot(page, request, limit),
+            headed=headed,
+            browser=browser,
+            cdp_url=cdp_url,
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+        )
+        assert shot.image is not None  # no screenshot_hash was given: the image always comes
+        write_out(out, shot.image)
     sys.stdout.write(shot.model_dump_json(exclude={"image"}, exclude_none=True) + "\n")
     stderr.print(escape(f"wrote {shot.width}×{shot.height} JPEG of {target} to {out}"))
 
@@ -173,7 +197,7 @@ class ExtractFormat(StrEnum):
     html = "html"
 
 
-@app.command("extract")
+@app.command("extract", cls=Command)
 def extract_command(
     target: PageTarget,
     format: Annotated[  # noqa: A002 - the option's name
@@ -194,20 +218,30 @@ def extract_command(
     """Print the main content of a page (no navigation, ads, footers or cookie banners)
     as Markdown, text or HTML; with --json, with its title, byline, site, date, language
     and word count."""
-    extraction = _read_page(
-        target,
-        lambda page: pagelens.extract(page, format=format.value, max_characters=max_characters, timeout=timeout),
-        headed=headed,
-        browser=browser,
-        cdp_url=cdp_url,
-        allowed_hosts=allowed_hosts,
-        viewport=viewport,
-    )
-    text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
-    _print_or_write(text, out, f"{extraction.word_count:,} words of {target}")
+    with failures():
+        check_extract_options(format.value, max_characters, timeout)  # before the browser
+        if out is not None:
+            check_out(out)
+        extraction = _read_page(
+            target,
+            lambda page: pagelens.extract(page, format=format.value, max_characters=max_characters, timeout=timeout),
+            headed=headed,
+            browser=browser,
+            cdp_url=cdp_url,
+            allowed_hosts=allowed_hosts,
+            viewport=viewport,
+        )
+        text = extraction.model_dump_json(indent=2 if sys.stdout.isatty() else None) if as_json else extraction.content
+        size = f"{extraction.characters:,} characters"
+        if extraction.truncated:
+            size += f", cut at --max-characters {max_characters:,}"
+        what = f"the main content of {target} ({size})" + (" with its metadata as JSON" if as_json else "")
+        print_or_write(text, out, what)
+    if not extraction.content.strip():  # a page can have none: an empty file, a page of controls only
+        stderr.print(escape(f"{target} has no main content"))
 
 
-@app.command()
+@app.command(cls=Command)
 def mcp(
     headed: Headed = False,
     browser: BrowserChoice = None,
@@ -235,7 +269,7 @@ def mcp(
     from pagelens.mcp import BrowserOptions, serve_http, serve_stdio  # MCP SDK only when needed
     from pagelens.mcp.transports import print_ready
 
-    try:
+    with failures(), contextlib.suppress(KeyboardInterrupt):
         if cdp_url and user_data_dir is not None:
             raise InvalidRequestError(
                 "--user-data-dir and --cdp-url exclude each other (an attached browser keeps its own profile)"
@@ -247,7 +281,7 @@ def mcp(
             headless=not headed,
             browser=browser,
             cdp_url=cdp_url,
-            allowed_hosts=_parse_hosts(allowed_hosts) if allowed_hosts is not None else None,
+            allowed_hosts=reachable_hosts(allowed_hosts, local=False),
             user_data_dir=str(user_data_dir.resolve()) if user_data_dir is not None else None,
             viewport=_parse_viewport(viewport),
         )
@@ -257,14 +291,9 @@ def mcp(
             if not is_loopback(host):
                 stderr.print(f"warning: anyone who can reach {host} can drive this browser")
             asyncio.run(serve_http(options, host=host, port=port, on_ready=print_ready))
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        pass
 
 
-@app.command("run")
+@app.command("run", cls=Command)
 def run_command(
     task: Annotated[str, typer.Argument(help="What the agent should do, in plain words.")],
     url: Annotated[
@@ -290,20 +319,16 @@ def run_command(
     from pagelens.agent import Agent, Limits, Skills
     from pagelens.cli.progress import RunProgress
 
-    async def go() -> pagelens.agent.RunReport:
+    async def go(where: Path | str | None, hosts: list[str] | None) -> pagelens.agent.RunReport:
         with contextlib.ExitStack() as stack:
-            start = url
-            local = _local_file(url) if url else None
-            hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
-            if local is not None:
-                start = stack.enter_context(pagelens.serve_directory(local.parent)) + quote(local.name)
+            start = _served(where, stack) if isinstance(where, Path) else where
             async with Skills.open(database_url) as skills:
                 agent = Agent(
                     model=model,
                     skills=skills,
                     headless=not headed,
                     browser=browser,
-                    allowed_hosts=list(hosts) if hosts is not None else None,
+                    allowed_hosts=hosts,
                     limits=Limits(max_steps=max_steps, time_limit_s=time_limit),
                     show_values=show_values,
                 )
@@ -314,17 +339,16 @@ def run_command(
         raise AssertionError("unreachable")
 
     try:
-        report = asyncio.run(go())
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
+        with failures():
+            where = resolve_target(url) if url else None
+            report = asyncio.run(go(where, reachable_hosts(allowed_hosts, local=isinstance(where, Path))))
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     sys.stdout.write(report.model_dump_json(indent=2 if sys.stdout.isatty() else None) + "\n")
     raise typer.Exit(0 if report.status == "COMPLETED" else 1)
 
 
-@app.command()
+@app.command(cls=Command)
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on (loopback by default).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port to listen on.")] = 8787,
@@ -364,43 +388,34 @@ def serve(
     from pagelens.server.serve import serve as run_daemon
     from pagelens.server.serve import serve_workers
 
-    try:
-        check_launch_or_attach(browser, cdp_url or ws_endpoint)
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
-    config = ServerConfig(
-        host=host,
-        port=port,
-        database_url=database_url,
-        redis_url=redis_url,
-        token=token,
-        cors_origins=tuple(cors_origin or ()),
-        model=model,
-        cdp_url=cdp_url,
-        ws_endpoint=ws_endpoint,
-        headless=not headed,
-        browser=browser,
-        allowed_hosts=tuple(_parse_hosts(allowed_hosts)) if allowed_hosts is not None else None,
-        workers=workers,
-    )
-
     def say(line: str) -> None:
         stderr.print(escape(line), highlight=False)
 
-    try:
+    with failures(), contextlib.suppress(KeyboardInterrupt):
+        check_launch_or_attach(browser, cdp_url or ws_endpoint)
+        hosts = reachable_hosts(allowed_hosts, local=False)
+        config = ServerConfig(
+            host=host,
+            port=port,
+            database_url=database_url,
+            redis_url=redis_url,
+            token=token,
+            cors_origins=tuple(cors_origin or ()),
+            model=model,
+            cdp_url=cdp_url,
+            ws_endpoint=ws_endpoint,
+            headless=not headed,
+            browser=browser,
+            allowed_hosts=tuple(hosts) if hosts is not None else None,
+            workers=workers,
+        )
         if workers > 1:
             serve_workers(config, say)
         else:
             asyncio.run(run_daemon(config, say))
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        pass
 
 
-@app.command()
+@app.command(cls=Command)
 def version() -> None:
     """Print the pagelens version."""
     _print_version()
@@ -418,11 +433,14 @@ def _version_option(wanted: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     show_version: Annotated[
         bool, typer.Option("--version", help="Print the version and exit.", callback=_version_option, is_eager=True)
     ] = False,
 ) -> None:
-    pass  # options of the program itself; the commands do the work
+    """Options of the program itself; the commands do the work."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
 
 
 def _read_page(
@@ -435,45 +453,30 @@ def _read_page(
     allowed_hosts: str | None,
     viewport: str,
 ) -> T:
-    """`read` the page `target` (see _on_page); a PagelensError ends the command with its
-    one-line message and exit status 1."""
-    try:
-        return asyncio.run(
-            _on_page(
-                target,
-                read,
-                headed=headed,
-                browser=browser,
-                cdp_url=cdp_url,
-                allowed_hosts=allowed_hosts,
-                viewport=_parse_viewport(viewport),
-            )
-        )
-    except PagelensError as exc:
-        _print_error(exc)
-        raise typer.Exit(1) from None
+    """Open `target` in a browser, launched or attached, and `read` the loaded page. The
+    browser options, the target and the hosts are checked before the browser starts."""
+    check_launch_or_attach(browser, cdp_url)
+    size = _parse_viewport(viewport)
+    where = resolve_target(target)
+    hosts = reachable_hosts(allowed_hosts, local=isinstance(where, Path))
+    return asyncio.run(
+        _on_page(target, where, read, headed=headed, browser=browser, cdp_url=cdp_url, hosts=hosts, viewport=size)
+    )
 
 
 async def _on_page(
     target: str,
+    where: Path | str,
     read: Callable[[pagelens.Page], Awaitable[T]],
     *,
     headed: bool,
     browser: str | None,
     cdp_url: str | None,
-    allowed_hosts: str | None,
+    hosts: list[str] | None,
     viewport: tuple[int, int],
 ) -> T:
-    """Open `target` in a browser, launched or attached, and `read` the loaded page."""
-    check_launch_or_attach(browser, cdp_url)
-    local = _local_file(target)
-    hosts = _parse_hosts(allowed_hosts) if allowed_hosts is not None else (LOOPBACK_HOSTS if local else None)
     with contextlib.ExitStack() as stack:
-        if local is not None:
-            base = stack.enter_context(pagelens.serve_directory(local.parent))
-            url = base + quote(local.name)
-        else:
-            url = target
+        url = _served(where, stack) if isinstance(where, Path) else where
         with stderr.status(f"Opening {target}…"):
             if cdp_url:
                 opened = await pagelens.Browser.connect(cdp_url, allowed_hosts=hosts, viewport=viewport)
@@ -494,40 +497,20 @@ async def _on_page(
                         await page.close()  # leave the user's browser as it was
 
 
-def _print_or_write(text: str, out: Path | None, what: str) -> None:
-    """`text` to stdout, or to the file `out`, saying on stderr that it wrote `what`."""
-    if out is None:
-        sys.stdout.write(text + "\n")
-        return
-    out.write_text(text + "\n", encoding="utf-8")
-    stderr.print(escape(f"wrote {what} to {out}"))
+def _served(file: Path, stack: contextlib.ExitStack) -> str:
+    """The address of the local `file`, served with its folder for as long as `stack` lasts."""
+    return stack.enter_context(pagelens.serve_directory(file.parent)) + quote(file.name)
 
 
-def _print_error(exc: PagelensError) -> None:
-    line = escape(f"[{exc.code}] {exc.message}")
-    stderr.print(f"[red]error:[/red] {line}", highlight=False)
-
-
-def _local_file(target: str) -> Path | None:
-    """The local file `target` names, or None for a URL. A missing file is an error."""
-    scheme = urlsplit(target).scheme.lower()
-    if scheme in URL_SCHEMES:
-        if scheme == "file":
-            return _existing(Path(urlsplit(target).path))
-        return None
-    return _existing(Path(target))
-
-
-def _existing(path: Path) -> Path:
-    if not path.is_file():
-        raise PagelensError(
-            f"no such file: {path} (give a URL with its scheme, e.g. https://…)", code=ErrorCode.FILE_NOT_FOUND
-        )
-    return path.resolve()
-
-
-def _parse_hosts(value: str) -> list[str]:
-    return [h.strip() for h in value.split(",") if h.strip()]
+def _capture_request(fields: dict[str, Any]) -> CaptureRequest:
+    """The capture options checked as the API checks them; a bad one is named by its option
+    (maxControls is --max-controls)."""
+    try:
+        return CaptureRequest.model_validate(fields)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        option = "--" + re.sub(r"(?=[A-Z])", "-", str(error["loc"][0])).lower()
+        raise InvalidRequestError(f"{option}: {error['msg'].removeprefix('Value error, ')}") from None
 
 
 def _parse_viewport(value: str) -> tuple[int, int]:

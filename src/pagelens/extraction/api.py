@@ -120,6 +120,12 @@ def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characte
 def _check(source: object, fmt: object, max_characters: object, timeout: object) -> None:
     if not isinstance(source, Page | str):
         raise InvalidRequestError(f"extract takes a pagelens Page or an HTML string, not {type(source).__name__}")
+    check_options(fmt, max_characters, timeout)
+
+
+def check_options(fmt: object, max_characters: object, timeout: object = DEFAULT_TIMEOUT_S) -> None:
+    """extract's own rules for its options, for a caller that wants them checked before it
+    loads the page (InvalidRequestError)."""
     if fmt not in get_args(ExtractFormat):
         raise InvalidRequestError(f"format must be one of {', '.join(get_args(ExtractFormat))}, not {fmt!r}")
     if (
