@@ -42,6 +42,7 @@ def one_error_line(args: list[str]) -> str:
         (["screenshot", "{page}", "-o", "{tmp}/shot.png"], "[invalid_request] --out {tmp}/shot.png: a screenshot"),
         # Option values, checked by the API's own rules.
         (["extract", "{page}", "--max-characters", "0"], "[invalid_request] max_characters must be"),
+        (["extract", "{page}", "--base-url", "file:///etc/"], "[invalid_request] base_url: "),
         (["snapshot", "{page}", "--mode", "interaction", "--max-controls", "0"], "[invalid_request] --max-controls: "),
         (["snapshot", "{page}", "--timeout", "0"], "[invalid_request] timeout must be above 0"),
         (["screenshot", "{page}", "-o", "{tmp}/x.jpg", "--quality", "100"], "[invalid_request] invalid screenshot"),

@@ -163,9 +163,17 @@ async def test_bad_input_is_a_typed_error_before_any_browser_work(source: object
     assert wrong in caught.value.message
 
 
-async def test_a_page_takes_no_base_url(article: pagelens.Page) -> None:
+async def test_a_page_is_read_as_loaded_from_its_base_url(article: pagelens.Page) -> None:
+    """A saved copy served from disk, read as its original address: links resolve there,
+    not on the throwaway server's port; for that read only."""
+    read_as = await pagelens.extract(article, base_url="https://coastal.example/energy/", format="html")
+    assert read_as.url == "https://coastal.example/energy/"
+    assert 'href="https://coastal.example/research/estuary-study.html"' in read_as.content
+    assert "127.0.0.1" not in read_as.content
+    again = await pagelens.extract(article, format="html")
+    assert again.url == article.url and 'href="http://127.0.0.1:' in again.content
     with pytest.raises(pagelens.InvalidRequestError, match="base_url"):
-        await pagelens.extract(article, base_url="https://example.org/")
+        await pagelens.extract(article, base_url="file:///etc/passwd")
 
 
 async def test_summarize_extract_only_follows_the_003_contract(browser: pagelens.Browser, fixtures_url: str) -> None:
@@ -242,10 +250,12 @@ async def test_analyze_markdown_keeps_to_max_tokens_and_the_query(session: Sessi
 
 
 def test_cli_prints_markdown_and_json(tmp_path: Path) -> None:
-    result = run_cli("extract", str(ARTICLE), "--format", "markdown")
+    result = run_cli("extract", str(ARTICLE), "--format", "markdown", "--base-url", "https://coastal.example/energy/")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("# Tidal power in the Severn estuary")
     assert "Accept all cookies" not in result.stdout
+    # The saved copy read as its original address: no link to the port it was served on.
+    assert "(https://coastal.example/research/estuary-study.html)" in result.stdout
 
     out = tmp_path / "article.json"
     result = run_cli("extract", str(ARTICLE), "--json", "-f", "text", "--max-characters", "400", "-o", str(out))

@@ -68,6 +68,13 @@ AllowedHosts = Annotated[
     ),
 ]
 Viewport = Annotated[str, typer.Option(help="Viewport size, WIDTHxHEIGHT.")]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option(
+        help="Read the page as if loaded from this http(s) URL (a saved page's original address): "
+        "links resolve against it."
+    ),
+]
 PageTarget = Annotated[str, typer.Argument(help="A URL, or a local HTML file (served on 127.0.0.1).")]
 
 
@@ -96,10 +103,7 @@ def snapshot(
     ] = True,
     max_controls: Annotated[int, typer.Option(help="interaction: most controls to report.")] = 400,
     max_headings: Annotated[int, typer.Option(help="interaction: most headings to report.")] = 30,
-    base_url: Annotated[
-        str | None,
-        typer.Option(help="Read the page as if loaded from this http(s) URL: links resolve against it."),
-    ] = None,
+    base_url: BaseUrl = None,
     max_iframe_depth: Annotated[int, typer.Option(help="interaction/semantic: how deep to enter frames.")] = 1,
     viewport: Viewport = "1280x800",
     timeout: Annotated[
@@ -208,6 +212,7 @@ def extract_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the content with its metadata as one JSON object.")
     ] = False,
+    base_url: BaseUrl = None,
     headed: Headed = False,
     browser: BrowserChoice = None,
     cdp_url: CdpUrl = None,
@@ -219,12 +224,14 @@ def extract_command(
     as Markdown, text or HTML; with --json, with its title, byline, site, date, language
     and word count."""
     with failures():
-        check_extract_options(format.value, max_characters, timeout)  # before the browser
+        check_extract_options(format.value, max_characters, timeout, base_url)  # before the browser
         if out is not None:
             check_out(out)
         extraction = _read_page(
             target,
-            lambda page: pagelens.extract(page, format=format.value, max_characters=max_characters, timeout=timeout),
+            lambda page: pagelens.extract(
+                page, format=format.value, max_characters=max_characters, base_url=base_url, timeout=timeout
+            ),
             headed=headed,
             browser=browser,
             cdp_url=cdp_url,

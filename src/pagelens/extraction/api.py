@@ -46,22 +46,21 @@ async def extract(
     browser: Browser | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,  # noqa: ASYNC109 - enforced around every step
 ) -> Extraction:
-    """The main content of `source` (a live Page, or an HTML string resolved against
-    `base_url`) as Markdown, text or HTML, at most `max_characters` long, with title,
-    byline, site name, publication date, language and word count.
+    """The main content of `source` (a live Page, or an HTML string) as Markdown, text or
+    HTML, at most `max_characters` long, with title, byline, site name, publication date,
+    language and word count. `base_url` (an absolute http(s) URL) is where the page is read
+    as loaded from: its links resolve against it and it is the result's url (a saved copy
+    served from disk read as its original address).
 
     Raises InvalidRequestError for bad arguments (before any browser work),
     CaptureTimeoutError when it takes longer than `timeout` seconds, and NavigationError
     (code: Chromium's net error) when the page shows Chromium's error document instead
     of a page of its own."""
-    _check(source, format, max_characters, timeout)
-    if isinstance(source, str):
-        url = static_base_url(base_url)
-    elif base_url is not None:
-        raise InvalidRequestError("base_url applies to an HTML string; a page has its own URL")
+    _check(source, format, max_characters, timeout, base_url)
+    read_as = static_base_url(base_url) if isinstance(source, str) or base_url is not None else None
     try:
         async with asyncio.timeout(timeout):
-            document = await _prune(source, url if isinstance(source, str) else None, browser, timeout)
+            document = await _prune(source, read_as, browser, timeout)
             return await asyncio.to_thread(_extract_document, document, format, max_characters)
     except TimeoutError as exc:
         raise CaptureTimeoutError(f"extraction took longer than {timeout:g} s") from exc
@@ -69,7 +68,7 @@ async def extract(
 
 async def _prune(source: Page | str, url: str | None, browser: Browser | None, limit_s: float) -> PrunedDocument:
     if isinstance(source, Page):
-        return await _prune_live(source, limit_s)
+        return await _prune_live(source, url, limit_s)
     assert url is not None
     if browser is not None:
         return await prune_html(browser, source, url, limit_s)
@@ -79,12 +78,12 @@ async def _prune(source: Page | str, url: str | None, browser: Browser | None, l
         return await prune_html(own, source, url, limit_s)
 
 
-async def _prune_live(page: Page, limit_s: float) -> PrunedDocument:
+async def _prune_live(page: Page, base_url: str | None, limit_s: float) -> PrunedDocument:
     """Read a loaded page; Chromium's error document is a failed load, never content,
     whether it was there before the read or came during it (the page's own script
     navigated to an unreachable address)."""
     try:
-        document = await prune_page(page, limit_s)
+        document = await prune_page(page, limit_s, base_url)
     except PagelensError:
         if (failed := await page.navigation_error()) is not None:
             raise failed from None
@@ -117,15 +116,19 @@ def _extract_document(document: PrunedDocument, fmt: ExtractFormat, max_characte
     )
 
 
-def _check(source: object, fmt: object, max_characters: object, timeout: object) -> None:
+def _check(source: object, fmt: object, max_characters: object, timeout: object, base_url: str | None) -> None:
     if not isinstance(source, Page | str):
         raise InvalidRequestError(f"extract takes a pagelens Page or an HTML string, not {type(source).__name__}")
-    check_options(fmt, max_characters, timeout)
+    check_options(fmt, max_characters, timeout, base_url)
 
 
-def check_options(fmt: object, max_characters: object, timeout: object = DEFAULT_TIMEOUT_S) -> None:
+def check_options(
+    fmt: object, max_characters: object, timeout: object = DEFAULT_TIMEOUT_S, base_url: str | None = None
+) -> None:
     """extract's own rules for its options, for a caller that wants them checked before it
     loads the page (InvalidRequestError)."""
+    if base_url is not None:
+        static_base_url(base_url)  # an absolute http(s) URL
     if fmt not in get_args(ExtractFormat):
         raise InvalidRequestError(f"format must be one of {', '.join(get_args(ExtractFormat))}, not {fmt!r}")
     if (

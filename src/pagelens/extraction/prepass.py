@@ -32,11 +32,12 @@ class PrunedDocument:
 PREPASS = EntryScript("prepass", __package__, "prune.bundle.js")
 
 
-async def prune_page(page: Page, timeout_s: float, url: str | None = None) -> PrunedDocument:
-    """Run the pre-pass on `page` (`url`: the URL to report instead of the page's own)."""
+async def prune_page(page: Page, timeout_s: float, base_url: str | None = None) -> PrunedDocument:
+    """Run the pre-pass on `page`, read as if loaded from `base_url` when given (its links
+    resolve against it, and it is the document's url)."""
     # The script stops itself a little before the limit, so a huge page fails with a
     # clear message rather than a call cut short.
-    options = {"timeoutMs": max(1, int(timeout_s * 1000 * 0.8))}
+    options = {"timeoutMs": max(1, int(timeout_s * 1000 * 0.8)), "baseUrl": base_url}
     try:
         async with asyncio.timeout(timeout_s + _GRACE_S):
             world = await page.main_world()
@@ -53,7 +54,7 @@ async def prune_page(page: Page, timeout_s: float, url: str | None = None) -> Pr
         raise CaptureError(f"could not read the page: {exc}") from exc
     return PrunedDocument(
         html=result["html"],
-        url=url or result["url"],
+        url=result["url"],
         language=result["lang"],
         title=result["title"],
         dropped=result["dropped"],
@@ -68,7 +69,7 @@ async def prune_html(browser: Browser, html: str, base_url: str, timeout_s: floa
     try:
         async with asyncio.timeout(timeout_s + _GRACE_S):
             page = await render_static(context, html, base_url)
-        return await prune_page(page, timeout_s, url=base_url)
+        return await prune_page(page, timeout_s, base_url)
     except TimeoutError as exc:
         raise CaptureTimeoutError(f"rendering the HTML took longer than {timeout_s:g} s") from exc
     finally:

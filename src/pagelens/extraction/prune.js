@@ -14,12 +14,24 @@
 // Scripts, styles, embedded documents and form controls go (JSON-LD stays: metadata);
 // open shadow roots are flattened into the copy as rendered; links and images get
 // absolute URLs.
+import { absoluteUrl, pageUrl, readPageAs } from '../engine/js/dom.js';
 import { getRole } from '../engine/js/role.js';
 
 // The pre-pass's entry object (see engine/js/index.js for the engine's).
 export const prepass = { prune };
 
+// options.baseUrl: read the page as if loaded from there (links resolve against it, and
+// it is the reported url), as the engine's captures do; for this call only.
 function prune(options) {
+  readPageAs(options.baseUrl);
+  try {
+    return pruneDocument(options);
+  } finally {
+    readPageAs(null);
+  }
+}
+
+function pruneDocument(options) {
   const started = performance.now();
   const budgetMs = options.timeoutMs || 10000;
   // Not content: code, embedded documents, and form controls (a control's caption is an
@@ -99,9 +111,8 @@ function prune(options) {
     }
     const copy = inert.importNode(el, false);
     for (const attribute of URL_ATTRIBUTES[name] || []) {
-      if (el.hasAttribute(attribute) && typeof el[attribute] === 'string' && el[attribute]) {
-        copy.setAttribute(attribute, el[attribute]);
-      }
+      const raw = el.getAttribute(attribute);
+      if (raw) copy.setAttribute(attribute, absoluteUrl(raw));
     }
     if (name === 'img' && !el.getAttribute('src') && el.currentSrc) copy.setAttribute('src', el.currentSrc);
     copyChildren(el.shadowRoot || el, copy);
@@ -137,7 +148,7 @@ function prune(options) {
   const copy = root ? copyElement(root) : null;
   return {
     html: copy ? '<!DOCTYPE html>\n' + copy.outerHTML : '',
-    url: location.href,
+    url: pageUrl(),
     lang: (root && root.getAttribute('lang')) || '',
     title: document.title || '',
     dropped: counts,
