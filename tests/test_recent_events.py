@@ -51,6 +51,14 @@ async def test_a_success_toast_shown_by_a_class(shipping: pagelens.Page) -> None
     assert view.hasSuccess is True and view.hasErrors is False
 
 
+async def test_a_dialog_shown_and_hidden_with_its_overlay(shipping: pagelens.Page) -> None:
+    pw = shipping.playwright_page
+    await pw.evaluate("toggleNewsletter(true)")
+    assert lines_with(await events(shipping), "Added: dialog 'Newsletter'")
+    await pw.evaluate("toggleNewsletter(false)")
+    assert lines_with(await events(shipping), "Removed: dialog 'Newsletter'")
+
+
 async def test_removal_text_change_and_state_change(shipping: pagelens.Page) -> None:
     pw = shipping.playwright_page
     await pw.click("#menu")

@@ -306,7 +306,8 @@ function described(el) {
   if (control) return { role: control === 'clickable' ? '' : control, text: truncate(accessibleName(el), MAX_TEXT), control: true };
   const role = getRole(el);
   if (NAMED_ROLES.has(role)) {
-    const name = el.isConnected ? accessibleName(el) : el.getAttribute('aria-label') || '';
+    // A hidden or detached element has no accessible name: its label still says what it was.
+    const name = (el.isConnected && accessibleName(el)) || el.getAttribute('aria-label') || '';
     return { role, text: truncate(name || textOf(el), MAX_TEXT), control: false };
   }
   return { role: '', text: textOf(el), control: false };
@@ -417,17 +418,24 @@ function changedAttributes(el, old) {
 }
 
 // A message, dialog or styled message shown or hidden by an attribute (a class that
-// shows a toast, `hidden` taken off an error, a dialog's `open`).
+// shows a toast, `hidden` taken off an error, a dialog's `open`, a modal's overlay).
 function shownOrHidden(el, old) {
-  const role = getRole(el);
-  if (!isAnnouncer(el) && !styleTone(el) && role !== 'dialog' && role !== 'alertdialog') return null;
-  const { text } = described(el);
-  const shown = !!text && isRendered(el);
-  let before = shownBefore.get(el);
+  const subject = messageOf(el);
+  if (!subject) return null;
+  const { role, text } = described(subject);
+  const shown = !!text && isRendered(subject);
+  let before = shownBefore.get(subject);
   if (before === undefined) before = old.has('hidden') ? old.get('hidden') === null : !shown;
-  shownBefore.set(el, shown);
+  shownBefore.set(subject, shown);
   if (shown === before) return null;
-  const { role: shownRole } = described(el);
-  const tone = toneOf(el, text);
-  return { kind: shown ? 'added' : 'removed', role: shownRole, text, tone, message: true };
+  const tone = toneOf(subject, text);
+  return { kind: shown ? 'added' : 'removed', role, text, tone, message: true };
+}
+
+// What an attribute change on `el` may show or hide: `el` itself when it is a message or a
+// dialog, else a dialog inside it (a modal shown and hidden by its overlay).
+function messageOf(el) {
+  const role = getRole(el);
+  if (isAnnouncer(el) || styleTone(el) || role === 'dialog' || role === 'alertdialog') return el;
+  return el.querySelector('dialog, [role="dialog" i], [role="alertdialog" i]');
 }
