@@ -4,6 +4,9 @@ run), chat-only mode, a model failure as an `error` event, and the cached histor
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -135,3 +138,36 @@ async def test_an_invalid_body_is_400(daemon: Daemon, change: dict[str, Any], fi
         response = await http.post("/v1/agent", json={**PAGE, "messages": [ASK], **change})
     assert response.status_code == 400 and response.json()["error"] == ErrorCode.INVALID_REQUEST
     assert response.json()["fields"][0]["field"] == field
+
+
+async def test_what_fails_before_the_model_is_asked_has_its_status(
+    daemon: Daemon, model_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with OpenAIChatServer([]) as server, daemon() as http:
+        model_env(server)  # no user config file in the way; then no key at all
+        for name in [name for name in os.environ if name.endswith("_API_KEY")]:
+            monkeypatch.delenv(name)
+        for query in ("", "?format=json"):
+            no_model = await http.post(f"/v1/agent{query}", json={**PAGE, "messages": [ASK]})
+            assert (no_model.status_code, no_model.json()["error"]) == (503, ErrorCode.NO_MODEL_AVAILABLE), query
+            bad_id = await http.post(f"/v1/agent{query}", json={**PAGE, "model": "nobody/x", "messages": [ASK]})
+            assert (bad_id.status_code, bad_id.json()["error"]) == (400, ErrorCode.INVALID_MODEL_ID), query
+            assert bad_id.headers["content-type"] == "application/json" and bad_id.json()["success"] is False
+
+
+async def test_the_documented_request_is_accepted(daemon: Daemon, model_env: Any) -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "server-agent.md").read_text()
+    example = json.loads(doc.split("## POST /v1/agent\n", 1)[1].split("```json\n", 1)[1].split("```", 1)[0])
+    async with OpenAIChatServer([Reply(text="A page about kettles.")]) as server, daemon() as http:
+        model_env(server)
+        response = await http.post("/v1/agent?format=json", json=example)
+    assert response.status_code == 200, response.text
+    assert response.json()["assistant"]["content"] == [{"type": "text", "text": "A page about kettles."}]
+
+
+async def test_a_field_over_its_limit_is_refused(daemon: Daemon) -> None:
+    async with daemon() as http:
+        page = await http.post("/v1/agent", json={**PAGE, "pageContent": "a" * 500_001, "messages": [ASK]})
+        chat = await http.post("/v1/agent", json={**PAGE, "messages": [ASK] * 1001})
+    assert page.status_code == 400 and page.json()["fields"][0]["field"] == "pageContent"
+    assert chat.status_code == 400 and chat.json()["fields"][0]["field"] == "messages"

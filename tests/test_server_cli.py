@@ -144,3 +144,27 @@ async def test_several_workers_need_redis(tmp_path: Path) -> None:
     err = await read_stderr(process)
     assert await asyncio.wait_for(process.wait(), 15) == 1
     assert "[invalid_request]" in err and "--redis-url" in err
+
+
+async def test_what_cannot_be_reached_at_startup_is_one_line_without_its_password(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    for option, url, shown in (
+        (
+            "--redis-url",
+            f"redis://:R3disPW@127.0.0.1:{port}/0",
+            f"cannot reach Redis at redis://:***@127.0.0.1:{port}/0",
+        ),
+        (
+            "--database-url",
+            f"postgresql://u:R3disPW@127.0.0.1:{port}/x",
+            f"postgresql+asyncpg://u:***@127.0.0.1:{port}/x",
+        ),
+    ):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "pagelens.cli.main", "serve", "--port", str(free_port()), "--token", "s3cret",
+            option, url, env=environment(tmp_path), stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        err = await read_stderr(process)
+        assert await asyncio.wait_for(process.wait(), 30) == 1, err
+        assert err.startswith("error: [store_unavailable] ") and shown in err, err
+        assert len(err.splitlines()) == 1 and "R3disPW" not in err, err

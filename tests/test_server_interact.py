@@ -118,6 +118,17 @@ async def test_a_model_failure_on_a_new_task_fails_its_run(daemon: Daemon, model
     assert run.status == "failed" and "401" in (run.result or "")
 
 
+async def test_a_nul_character_in_the_query_is_dropped(daemon: Daemon, model_env: Any, database_url: str) -> None:
+    async with OpenAIChatServer([call("finish", "Done.", result="ok")]) as server, daemon() as http:
+        model_env(server)
+        answer = await _interact(http, query="Search for Space\u0000X", interactiveTree=TREE)
+    async with await Store.open(database_url) as store:
+        run = await store.runs.get(answer["taskId"])
+        messages = await store.messages.list(answer["sessionId"])
+    assert run is not None and run.task == "Search for SpaceX"
+    assert messages[0].content == "Search for SpaceX"
+
+
 async def test_an_unknown_task_is_404(daemon: Daemon, model_env: Any) -> None:
     async with daemon() as http:
         response = await http.post(
@@ -133,7 +144,14 @@ async def test_an_unknown_task_is_404(daemon: Daemon, model_env: Any) -> None:
 
 @pytest.mark.parametrize(
     ("field", "size"),
-    [("screenshot", 2 * 1024 * 1024 + 1), ("skeletonDom", 100 * 1024 + 1), ("dom", 200_001), ("screenshotHash", 257)],
+    [
+        ("url", 8_001),
+        ("query", 10_001),
+        ("screenshot", 2 * 1024 * 1024 + 1),
+        ("skeletonDom", 100 * 1024 + 1),
+        ("dom", 200_001),
+        ("screenshotHash", 257),
+    ],
 )
 async def test_a_field_over_its_limit_is_413_naming_it(daemon: Daemon, field: str, size: int) -> None:
     async with daemon() as http:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -141,3 +142,68 @@ async def test_shutting_down_stops_the_runs_it_carries(
         async with running_daemon(config(database_url), TOKEN) as again, client(again.base_url) as http:
             final = (await http.get(f"/api/runs/{run['id']}")).json()
     assert final["status"] == "STOPPED"
+
+
+async def finished(http: httpx.AsyncClient, run_id: str) -> dict[str, Any]:
+    """The run once it has ended."""
+    for _ in range(600):
+        run: dict[str, Any] = (await http.get(f"/api/runs/{run_id}")).json()
+        if run["status"] != "RUNNING":
+            return run
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the run {run_id} did not end")
+
+
+async def test_a_run_stopped_as_it_starts_ends_stopped(
+    database_url: str, model_env: Callable[..., None], shop: str
+) -> None:
+    async with OpenAIChatServer(shop_script()) as model, running_daemon(config(database_url), TOKEN) as daemon:
+        model_env(model)
+        async with client(daemon.base_url) as http:
+            run = (await http.post("/api/runs", json={"task": SHOP_TASK, "url": shop + "index.html"})).json()
+            stopped = await http.post(f"/api/runs/{run['id']}/stop")  # its browser is still starting
+            assert stopped.status_code == 200
+            final = await finished(http, run["id"])
+    assert final["status"] == "STOPPED"
+    assert model.bodies == []  # stopped at its first safe point, before the model was asked
+
+
+async def test_a_run_stopped_through_another_daemon_as_it_starts_ends_stopped(
+    postgres_url: str, model_env: Callable[..., None], shop: str
+) -> None:
+    shared = config(postgres_url, redis_url=REDIS_URL)
+    async with (
+        OpenAIChatServer(shop_script()) as model,
+        running_daemon(shared, TOKEN) as first,
+        running_daemon(shared, TOKEN) as second,
+    ):
+        model_env(model)
+        async with client(first.base_url) as http_first, client(second.base_url) as http_second:
+            run = (await http_first.post("/api/runs", json={"task": SHOP_TASK, "url": shop + "index.html"})).json()
+            await asyncio.sleep(0.2)
+            assert (await http_second.post(f"/api/runs/{run['id']}/stop")).status_code == 200
+            final = await finished(http_second, run["id"])
+    assert final["status"] == "STOPPED"
+
+
+async def test_a_run_takes_a_tab_id_as_a_number_and_may_have_no_url(
+    database_url: str, model_env: Callable[..., None]
+) -> None:
+    async with OpenAIChatServer([]) as model, running_daemon(config(database_url), TOKEN) as daemon:
+        model_env(model)
+        async with client(daemon.base_url) as http:
+            started = await http.post("/api/runs", json={"task": "Plan a trip", "tabId": 7})
+            assert started.status_code == 202, started.text
+            run = started.json()
+            await http.post(f"/api/runs/{run['id']}/stop")
+            final = await finished(http, run["id"])
+            session = (await http.get("/api/session/latest")).json()["session"]
+    assert (session["sessionId"], session["tabId"], session["url"], session["domain"]) == (
+        run["sessionId"],
+        "7",
+        None,
+        None,
+    )
+    # Times are written as the sessions' are.
+    for time in (run["createdAt"], run["updatedAt"], final["updatedAt"], session["createdAt"]):
+        assert time.endswith("Z") and "+00:00" not in time

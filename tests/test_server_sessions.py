@@ -10,19 +10,23 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
 import redis.asyncio as redis
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pagelens.errors import ErrorCode
 from pagelens.server import conversation
 from pagelens.server.config import ServerConfig
+from pagelens.server.wire import wire_time
 from pagelens.store import RecordNotFoundError
 from pagelens.store.domains import TITLE_TASK_LIMIT, root_domain, session_title
 from tests.server_support import RunningDaemon, running_daemon
@@ -415,3 +419,95 @@ async def test_a_message_written_on_one_daemon_reaches_a_websocket_on_another(
             body = (await client.get(f"/api/session/{session.id}/messages")).json()
             assert [m["messageId"] for m in body["messages"]] == [written.id]
             assert (await client.get("/api/session/by-domain/google.com")).json()["session"]["sessionId"] == session.id
+
+
+# What the daemon refuses, and how it says so
+
+
+async def test_renaming_is_not_activity(daemon: RunningDaemon, client: httpx.AsyncClient) -> None:
+    older = await conversation.session_for(daemon.state, tab_id="1", url="https://google.com/", task="Search")
+    newer = await conversation.session_for(daemon.state, tab_id="2", url="https://github.com/", task="Star")
+    renamed = (await client.patch(f"/api/session/{older.id}", json={"title": "Mine"})).json()["session"]
+    latest = (await client.get("/api/session/latest")).json()["session"]
+    assert (renamed["title"], renamed["updatedAt"]) == ("Mine", wire_time(older.updated_at))
+    assert latest["sessionId"] == newer.id
+    assert (await client.get("/api/sessions")).json()["sessions"][1]["sessionId"] == older.id
+
+
+async def test_a_nul_character_is_dropped_from_what_is_stored(daemon: RunningDaemon, client: httpx.AsyncClient) -> None:
+    made = await conversation.session_for(daemon.state, tab_id="1", url="https://google.com/", task="Se\x00arch")
+    renamed = await client.patch(f"/api/session/{made.id}", json={"title": "Space\u0000X"})
+    assert renamed.status_code == 200, renamed.text
+    assert (made.title, renamed.json()["session"]["title"]) == ("google.com: Search", "SpaceX")
+    found = await client.get("/api/session/by-domain/%00")
+    assert (found.status_code, found.json()) == (200, {"session": None})
+
+
+async def test_a_failing_database_is_a_500_that_names_no_host(
+    daemon: RunningDaemon, client: httpx.AsyncClient, database_url: str
+) -> None:
+    engine = create_async_engine(database_url)
+    async with engine.begin() as connection:  # the table goes away under the daemon
+        await connection.execute(text("ALTER TABLE sessions RENAME TO sessions_gone"))
+    await engine.dispose()
+    response = await client.get("/api/session/latest")
+    assert (response.status_code, response.json()["error"]) == (500, ErrorCode.STORE_ERROR)
+    url = make_url(database_url)
+    for secret in (database_url, str(url.host), str(url.username), "sqlite", "asyncpg"):
+        assert secret not in response.text, secret
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type", "said"),
+    [
+        (b'{"title": "x",}', "application/json", "the body is not valid JSON: Expecting property name"),
+        (b"{", "application/json", "at position 1"),
+        (b'{"title": "x"}', "text/plain", "the body must be application/json, not text/plain"),
+        (b"title=x", "application/x-www-form-urlencoded", "the body must be application/json"),
+        (b'{"title": "x"}', None, "the body must be application/json (the request has no Content-Type)"),
+    ],
+)
+async def test_a_body_that_is_not_json_is_said_so(
+    client: httpx.AsyncClient, content: bytes, content_type: str | None, said: str
+) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = await client.patch("/api/session/x", content=content, headers=headers)
+    assert (response.status_code, response.json()["error"]) == (400, ErrorCode.INVALID_REQUEST)
+    assert said in response.json()["message"] and "fields" not in response.json()
+
+
+async def test_query_parameters_are_named_as_body_fields_are(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/sessions", params={"limit": 0})
+    assert response.json()["fields"][0]["field"] == "limit"
+    assert response.json()["message"].startswith("limit: ")
+
+
+async def raw_request(base_url: str, head: str, chunks: Sequence[bytes] = ()) -> tuple[int, dict[str, Any]]:
+    """Send a request as written, over a socket of its own, then read the answer: the
+    daemon may answer before the body is sent, and close."""
+    url = httpx.URL(base_url)
+    reader, writer = await asyncio.open_connection(url.host, url.port)
+    try:
+        writer.write(head.encode())
+        for chunk in chunks:
+            writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+    finally:
+        writer.close()
+    status_line, _, rest = answer.partition(b"\r\n")
+    body = rest.split(b"\r\n\r\n", 1)[1]
+    return int(status_line.split()[1]), json.loads(body)
+
+
+async def test_a_body_over_the_limit_is_refused_before_it_is_read(daemon: RunningDaemon) -> None:
+    start = f"POST /api/agent/interact HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+    start += "Content-Type: application/json\r\nConnection: close\r\n"
+    declared = await raw_request(daemon.base_url, start + f"Content-Length: {300 * 1024 * 1024}\r\n\r\n")
+    # White space, which would parse as JSON were it read: 16 MB, then a byte more. The
+    # daemon answers once it has read that byte, and nothing more is sent.
+    chunks = [b" " * (1024 * 1024)] * 16 + [b" "]
+    chunked = await raw_request(daemon.base_url, start + "Transfer-Encoding: chunked\r\n\r\n", chunks)
+    for status, body in (declared, chunked):
+        assert (status, body["error"]) == (413, ErrorCode.PAYLOAD_TOO_LARGE)
+        assert "16 MB" in body["message"]

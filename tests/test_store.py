@@ -228,6 +228,31 @@ async def test_sessions_are_created_read_listed_and_updated(store: Store) -> Non
     assert caught.value.code == ErrorCode.RECORD_NOT_FOUND
 
 
+async def test_a_rename_is_not_activity(store: Store) -> None:
+    older = await store.sessions.create(title="older")
+    newer = await store.sessions.create(title="newer")
+    renamed = await store.sessions.update(older.id, SessionChanges(title="Mine", is_renamed=True))
+    assert (renamed.title, renamed.updated_at) == ("Mine", older.updated_at)
+    assert await store.sessions.latest() == newer
+    moved = await store.sessions.update(older.id, SessionChanges(url="https://b.org/"))
+    assert moved.updated_at > older.updated_at  # the session following its tab is
+
+
+async def test_nul_characters_are_dropped_from_text_on_both_databases(store: Store) -> None:
+    session = await store.sessions.create(title="a\x00b", url="https://x.org/\x00", metadata={"page": "c\x00d"})
+    assert await store.sessions.get(session.id) == session  # the record is what was stored
+    message = await store.messages.append(session.id, "assistant", "page text\x00 with a NUL", error="e\x00")
+    run = await store.runs.create("t\x00ask", session_id=session.id, state={"seen": "\x00"})
+    assert (session.title, session.url, session.metadata) == ("ab", "https://x.org/", {"page": "c\x00d"})
+    assert (message.content, message.error) == ("page text with a NUL", "e")
+    updated = await store.messages.update(message.id, MessageChanges(content="grown\x00", metadata={"k": "\x00"}))
+    assert (updated.content, updated.metadata) == ("grown", {"k": "\x00"})
+    assert await store.messages.get(message.id) == updated
+    assert (run.task, run.state) == ("task", {"seen": "\x00"})  # JSON keeps it, as the escape \u0000
+    assert await store.runs.get(run.id) == run
+    assert await store.sessions.latest(domain="\x00") is None
+
+
 async def test_sessions_list_the_most_recently_active_first(store: Store) -> None:
     older = await store.sessions.create(title="older")
     newer = await store.sessions.create(title="newer")

@@ -142,7 +142,7 @@ class ErrorCode(StrEnum):
     # The servers
     UNAUTHORIZED = "unauthorized", "The request did not carry the daemon's bearer token."
     UNKNOWN_ROUTE = "unknown_route", "The daemon has no route with that path, or not for that method."
-    PAYLOAD_TOO_LARGE = "payload_too_large", "A field of the request is over its size limit; `field` names it."
+    PAYLOAD_TOO_LARGE = "payload_too_large", "The request or one of its fields (`field`) is over its size limit."
     TASK_NOT_FOUND = "task_not_found", "No task has that taskId (it ended, or never began)."
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."

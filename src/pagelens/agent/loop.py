@@ -86,12 +86,13 @@ class Agent:
 
     def stop(self) -> None:
         """End the running task at the next safe point (STOPPED); a model call or tool
-        under way is cancelled."""
+        under way is cancelled. A stop that comes before the run begins (while its
+        browser starts) ends it at its first."""
         self._stop.set()
 
     async def run(self, task: str, *, url: str | None = None, on_event: EventHandler | None = None) -> RunReport:
-        self._stop.clear()
         async with AsyncExitStack() as stack:
+            stack.callback(self._stop.clear)  # the stop was this run's: the agent can run again
             if isinstance(self.model, str):
                 model = open_model(resolve_model(self.model))
                 stack.push_async_callback(model.aclose)

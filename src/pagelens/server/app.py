@@ -1,5 +1,6 @@
 """The daemon as an ASGI app: its state (store, push, token), authentication, CORS, the
-error shape, the routes of each module (sessions, interact, chat, runs) and the web UI."""
+body limit, the error shape, the routes of each module (sessions, interact, chat, runs)
+and the web UI."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from pagelens.errors import ErrorCode, PagelensError
 from pagelens.server import errors, routes, runs, ui
 from pagelens.server.auth import bearer_matches
 from pagelens.server.config import ServerConfig
+from pagelens.server.limits import BodyLimit
 from pagelens.server.models import chat_model
-from pagelens.server.push import open_broker
+from pagelens.server.push import Broker, open_broker
 from pagelens.server.state import Daemon
 from pagelens.store import Store
 from pagelens.tokens import count_tokens
@@ -68,12 +70,7 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await Store.open(config.database_url)
-        try:
-            broker = await open_broker(config.redis_url)
-        except Exception:
-            await store.close()
-            raise
+        store, broker = await open_backends(config)
         app.state.daemon = Daemon(config=config, token=token, store=store, broker=broker)
         # The token tables and the model's SDK take a second to load: before the first
         # request, not during it. A daemon with no model configured serves all the rest.
@@ -106,6 +103,7 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
         app.include_router(router)
     ui.mount(app)
     app.openapi = lambda: _with_bearer(app)  # type: ignore[method-assign]
+    app.add_middleware(BodyLimit)
     app.add_middleware(BearerAuth, token=token)
     if config.cors_origins:
         app.add_middleware(
@@ -115,6 +113,17 @@ def create_app(config: ServerConfig, token: str) -> FastAPI:
             allow_headers=["Authorization", "Content-Type"],
         )
     return app
+
+
+async def open_backends(config: ServerConfig) -> tuple[Store, Broker]:
+    """The daemon's store (opened and migrated) and push connection; `store_unavailable`
+    when either cannot be reached."""
+    store = await Store.open(config.database_url)
+    try:
+        return store, await open_broker(config.redis_url)
+    except BaseException:
+        await store.close()
+        raise
 
 
 def _ui_file(scope: Scope) -> bool:

@@ -30,6 +30,7 @@ from pagelens.server.chat_models import (
     Usage,
     UserMessage,
 )
+from pagelens.server.errors import said
 from pagelens.server.models import chat_model
 from pagelens.server.state import Daemon, DaemonState
 
@@ -65,7 +66,10 @@ async def agent(
     """The next assistant message: SSE `chunk` events as its text streams, then
     `assistant`, then `done` (or `error`). `Accept: application/json` or `?format=json`:
     `{ok: true, assistant}`."""
-    turn = _turn(state, body)
+    # What can fail before the model is asked fails here, with its HTTP status: the SSE
+    # stream begins with a 200.
+    model = chat_model(state, body.model)
+    turn = _turn(state, body, model)
     if output == "json" or request.headers.get("accept", "").startswith("application/json"):
         assistant = [item async for item in turn if isinstance(item, AssistantMessage)][-1]
         return JSONResponse({"ok": True, "assistant": _shown(assistant)})
@@ -84,10 +88,9 @@ def cache_key(body: HistoryBody) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
-async def _turn(state: Daemon, body: AgentBody) -> AsyncIterator[str | AssistantMessage]:
+async def _turn(state: Daemon, body: AgentBody, model: ChatModel) -> AsyncIterator[str | AssistantMessage]:
     """The text pieces as they stream, then the whole assistant message (kept with the
     chat's history)."""
-    model = chat_model(state, body.model)
     tools = [TOOLS[name].definition() for name in body.tools] if body.automationEnabled else []
     completion: Completion | None = None
     async for event in model.stream(_prompt(body), tools):
@@ -112,7 +115,7 @@ async def _events(turn: AsyncIterator[str | AssistantMessage]) -> AsyncIterator[
                 yield _event("assistant", _shown(item))
         yield _event("done", {})
     except PagelensError as exc:
-        yield _event("error", {"message": exc.message, "error": exc.code})
+        yield _event("error", {"message": said(exc), "error": exc.code})
     except Exception as exc:  # the stream's last word; the HTTP status is already sent
         logger.exception("POST /v1/agent failed")
         yield _event("error", {"message": f"{type(exc).__name__}: {exc}", "error": ErrorCode.INTERNAL_ERROR})

@@ -18,6 +18,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pagelens.agent.toolset import TOOLS
+from pagelens.server.limits import MAX_URL
+
+MAX_PAGE_CONTENT = 500_000  # characters: the text of a long page, a long video's transcript
+MAX_MESSAGES = 1_000  # a long chat, tool turns included
+MAX_TITLE = 1_000  # characters
+MAX_SETTING = 200  # characters of a model id, a length, a language
 
 
 class _Open(BaseModel):
@@ -94,18 +100,21 @@ ChatMessage = Annotated[UserMessage | AssistantMessage | ToolResultMessage, Fiel
 class HistoryBody(BaseModel):
     """What a chat is about: the key of its cached history."""
 
-    url: str = ""
-    pageContent: str = ""  # noqa: N815
-    cacheContent: str = ""  # noqa: N815
-    model: str | None = Field(None, description="provider/model or auto; default: the daemon's model.")
-    length: str | None = None
-    language: str = "auto"
+    url: str = Field("", max_length=MAX_URL)
+    pageContent: str = Field("", max_length=MAX_PAGE_CONTENT)  # noqa: N815
+    cacheContent: str = Field("", max_length=MAX_PAGE_CONTENT)  # noqa: N815
+    model: str | None = Field(
+        None, max_length=MAX_SETTING, description="provider/model or auto; default: the daemon's model."
+    )
+    length: str | None = Field(None, max_length=MAX_SETTING)
+    language: str = Field("auto", max_length=MAX_SETTING)
     automationEnabled: bool = False  # noqa: N815
 
 
 class AgentBody(HistoryBody):
-    title: str = ""
-    messages: list[ChatMessage] = Field(min_length=1)
+    title: str = Field("", max_length=MAX_TITLE)
+    # At least the user's turn: the side panel asks when the user has said something.
+    messages: list[ChatMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
     tools: list[str] = Field(default_factory=list, description="Names of pagelens.agent.toolset tools.")
 
     @field_validator("tools")

@@ -25,6 +25,7 @@ STATUS: dict[str, int] = {
     ErrorCode.PAYLOAD_TOO_LARGE: 413,
     ErrorCode.NO_MODEL_AVAILABLE: 503,
     ErrorCode.STORE_UNAVAILABLE: 503,
+    ErrorCode.STORE_ERROR: 500,
     ErrorCode.MODEL_AUTH_FAILED: 502,
     ErrorCode.MODEL_RATE_LIMITED: 502,
     ErrorCode.MODEL_UNAVAILABLE: 502,
@@ -61,29 +62,52 @@ def error_response(code: str, message: str, *, status: int | None = None, **extr
     return JSONResponse(body, status_code=status or STATUS.get(code, 400))
 
 
+def said(exc: PagelensError) -> str:
+    """What a client is told of `exc`. A database's failure is told without the driver's
+    words, which may name the database's user and host; the daemon's log has them."""
+    if exc.code != ErrorCode.STORE_ERROR:
+        return exc.message
+    logger.error("the store failed: %s", exc.message)
+    return "the database failed a read or a write (the daemon's log has the reason)"
+
+
 def install(app: FastAPI) -> None:
     """The handlers that turn exceptions into that shape."""
 
-    async def invalid_body(_request: Request, exc: Exception) -> JSONResponse:
+    async def invalid_body(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
+        problems = exc.errors()
+        undecoded = next((p for p in problems if p["type"] == "json_invalid"), None)
+        if undecoded is not None:
+            reason = undecoded.get("ctx", {}).get("error", "JSON decode error")
+            message = f"the body is not valid JSON: {reason} at position {undecoded['loc'][-1]}"
+            return error_response(ErrorCode.INVALID_REQUEST, message, status=400)
+        content_type = request.headers.get("content-type", "")
+        if any(p["loc"][:1] == ("body",) for p in problems) and not _is_json(content_type):
+            given = f", not {content_type}" if content_type else " (the request has no Content-Type)"
+            message = f"the body must be application/json{given}"
+            return error_response(ErrorCode.INVALID_REQUEST, message, status=400)
+        # A field is named without where it came from (body, query, path), as the docs name it.
         fields = [
-            {"field": ".".join(str(part) for part in error["loc"] if part != "body"), "message": error["msg"]}
-            for error in exc.errors()
+            {"field": ".".join(str(part) for part in p["loc"][1:]) or str(p["loc"][0]), "message": p["msg"]}
+            for p in problems
         ]
-        first = fields[0] if fields else {"field": "body", "message": "invalid"}
-        message = f"{first['field'] or 'body'}: {first['message']}"
+        message = f"{fields[0]['field']}: {fields[0]['message']}"
         return error_response(ErrorCode.INVALID_REQUEST, message, status=400, fields=fields)
 
     async def typed(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, PagelensError)
-        return error_response(exc.code, exc.message, **getattr(exc, "details", {}))
+        return error_response(exc.code, said(exc), **getattr(exc, "details", {}))
 
     async def refused(request: Request, exc: Exception) -> JSONResponse:
         # What the framework itself refuses: no such route (404), not that method (405),
-        # a body that is not JSON (400). Its headers (Allow) are kept.
+        # a body over the limit (413, limits.py), a body it could not read (400). Its
+        # headers (Allow) are kept.
         assert isinstance(exc, HTTPException)
         if exc.status_code in (404, 405):
             code, message = ErrorCode.UNKNOWN_ROUTE, f"{request.method} {request.url.path}: {exc.detail}"
+        elif exc.status_code == 413:
+            code, message = ErrorCode.PAYLOAD_TOO_LARGE, str(exc.detail)
         else:
             code = ErrorCode.INTERNAL_ERROR if exc.status_code >= 500 else ErrorCode.INVALID_REQUEST
             message = str(exc.detail)
@@ -99,6 +123,11 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(PagelensError, typed)
     app.add_exception_handler(HTTPException, refused)
     app.add_exception_handler(Exception, unexpected)
+
+
+def _is_json(content_type: str) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
 
 
 class PayloadTooLargeError(PagelensError):

@@ -14,6 +14,7 @@ from pagelens.agent.plan import Plan
 from pagelens.agent.step import ActionDetails, StepStatus
 from pagelens.engine.models import MAX_SKELETON_BYTES
 from pagelens.server.errors import PayloadTooLargeError
+from pagelens.server.limits import MAX_TASK, MAX_URL
 from pagelens.vision.models import MAX_IMAGE_BASE64
 
 MAX_SCREENSHOT = MAX_IMAGE_BASE64  # base64 characters: the size pagelens' own screenshots keep to
@@ -151,6 +152,8 @@ class InteractBody(_Body):
 def check_limits(body: InteractBody) -> None:
     """413 naming the first field over its limit."""
     sizes = (
+        ("url", len(body.url), MAX_URL, f"{MAX_URL:,} characters"),
+        ("query", len(body.query), MAX_TASK, f"{MAX_TASK:,} characters"),
         ("screenshot", len(body.screenshot or ""), MAX_SCREENSHOT, "2 MB of base64"),
         ("skeletonDom", len((body.skeletonDom or "").encode()), MAX_SKELETON_DOM, "100 KB"),
         ("dom", len(body.dom or ""), MAX_DOM, f"{MAX_DOM:,} characters"),

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import redis.asyncio as redis
 
 from pagelens.errors import ErrorCode, PagelensError
+from pagelens.store.urls import shown
 
 CHANNEL_PREFIX = "pagelens:session:"
 _QUEUE_LIMIT = 1000  # a watcher that stops reading loses its oldest events, never the daemon's memory
@@ -69,7 +70,7 @@ class RedisBroker:
             await client.ping()
         except (redis.RedisError, OSError) as exc:
             await client.aclose()
-            raise PagelensError(f"cannot reach Redis at {url}: {exc}", code=ErrorCode.STORE_UNAVAILABLE) from exc
+            raise PagelensError(f"cannot reach Redis at {shown(url)}: {exc}", code=ErrorCode.STORE_UNAVAILABLE) from exc
         return cls(client)
 
     async def publish(self, session_id: str, event: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from pagelens.agent.tools.errors import PickerCancelledError, PickerTimeoutError
 from pagelens.server import screens
 from pagelens.server.conversation import publish
 from pagelens.server.state import Daemon
+from pagelens.server.wire import wire_time
 from pagelens.store import RunChanges
 
 
@@ -65,7 +66,7 @@ class Questions:
         question: dict[str, Any] = {
             "id": question_id,
             "message": params.message or "Choose an element",
-            "askedAt": datetime.now(UTC).isoformat(),
+            "askedAt": wire_time(datetime.now(UTC)),
             "inBrowser": self._headed,
         }
         answer: asyncio.Future[PickRequest] = asyncio.get_running_loop().create_future()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
@@ -24,6 +25,9 @@ from pagelens.agent.toolset import NAVIGATION_TIMEOUT_S
 from pagelens.errors import ErrorCode, PagelensError
 from pagelens.server import screens
 from pagelens.server.conversation import add_message, publish, session_for
+from pagelens.server.errors import said
+from pagelens.server.interact_models import TextId
+from pagelens.server.limits import MAX_TASK, MAX_URL
 from pagelens.server.models import chat_model
 from pagelens.server.questions import PickRequest, Questions
 from pagelens.server.state import Daemon, DaemonState
@@ -41,11 +45,11 @@ STOP_WAIT_S = 10.0  # a stopped run ends at its next safe point; beyond this it 
 class RunRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    task: str = Field(min_length=1, max_length=10_000, description="What the agent should do.")
-    url: str | None = Field(None, max_length=8_000, description="Where to start.")
+    task: str = Field(min_length=1, max_length=MAX_TASK, description="What the agent should do.")
+    url: str | None = Field(None, max_length=MAX_URL, description="Where to start.")
     model: str | None = Field(None, max_length=200, description='provider/model; default: the daemon\'s ("auto").')
     maxSteps: int = Field(30, ge=1, le=500)  # noqa: N815
-    tabId: str | None = Field(None, max_length=100)  # noqa: N815
+    tabId: TextId | None = Field(None, max_length=100)  # noqa: N815
 
 
 class RunView(BaseModel):
@@ -59,8 +63,8 @@ class RunView(BaseModel):
     result: str | None = None
     question: dict[str, Any] | None = None  # what the run asks its user now (questions.py)
     screen: dict[str, str] | None = None  # {url, title, hash} of its latest screenshot, kept here
-    createdAt: str  # noqa: N815
-    updatedAt: str  # noqa: N815
+    createdAt: datetime  # noqa: N815
+    updatedAt: datetime  # noqa: N815
 
     @classmethod
     def of(cls, run: RunRecord, screen: screens.Screen | None = None) -> RunView:
@@ -76,8 +80,8 @@ class RunView(BaseModel):
             status=run.status,
             plan=run.plan,
             result=run.result,
-            createdAt=run.created_at.isoformat(),
-            updatedAt=run.updated_at.isoformat(),
+            createdAt=run.created_at,
+            updatedAt=run.updated_at,
         )
 
 
@@ -89,7 +93,7 @@ class RunPage(BaseModel):
 async def start_run(request: RunRequest, state: DaemonState) -> RunView:
     """Start a run; it goes on after the answer. Watch it on its session's WebSocket."""
     model = chat_model(state, request.model)  # a bad model id fails here, before anything starts
-    session = await session_for(state, tab_id=request.tabId, url=request.url or "", task=request.task)
+    session = await session_for(state, tab_id=request.tabId, url=request.url, task=request.task)
     run = await state.store.runs.create(
         request.task, session_id=session.id, url=request.url, model=model.config.id, status="RUNNING"
     )
@@ -126,10 +130,14 @@ async def get_run(run_id: str, state: DaemonState) -> RunView:
 
 @router.post("/api/runs/{run_id}/stop")
 async def stop_run(run_id: str, state: DaemonState) -> RunView:
-    """Stop a run that is going (a run already ended is left as it is)."""
+    """Stop a run that is going (a run already ended is left as it is): directly when this
+    daemon carries it out, else through the control channel of the one that does."""
     run = await _existing(state, run_id)
     if run.status == "RUNNING":
-        await state.broker.publish(_CONTROL + run_id, {"type": "stop"})
+        if run_id in _running(state):
+            _running(state)[run_id][1].stop()
+        else:
+            await state.broker.publish(_CONTROL + run_id, {"type": "stop"})
     return RunView.of(run)
 
 
@@ -149,34 +157,34 @@ async def pick(run_id: str, request: PickRequest, state: DaemonState) -> RunView
 
 
 async def _carry_out(state: Daemon, run: RunRecord, agent: Agent, questions: Questions) -> None:
-    """The run itself, on a browser of its own; whatever happens, the run ends with a status."""
+    """The run itself, on a browser of its own; whatever happens, the run ends with a status.
+    Its control channel is listened to before the browser starts (which takes seconds): a
+    stop sent meanwhile ends the run at its first safe point."""
     assert run.session_id is not None
     config = state.config
     try:
-        async with (
-            await Session.start(
-                headless=config.headless,
-                browser=config.browser,
-                cdp_url=config.cdp_url,
-                ws_endpoint=config.ws_endpoint,
-                allowed_hosts=list(config.allowed_hosts) if config.allowed_hosts is not None else None,
-                options=SessionOptions(navigation_timeout=NAVIGATION_TIMEOUT_S),
-            ) as session,
-            state.broker.subscribe(_CONTROL + run.id) as control,
-        ):
-            agent.session = session
+        async with state.broker.subscribe(_CONTROL + run.id) as control:
             watcher = asyncio.ensure_future(_follow(control, agent, questions))
             try:
-                thoughts: dict[int, str] = {}
-                report = await agent.run(
-                    run.task, url=run.url, on_event=lambda e: _report(state, run, session, thoughts, e)
-                )
+                async with await Session.start(
+                    headless=config.headless,
+                    browser=config.browser,
+                    cdp_url=config.cdp_url,
+                    ws_endpoint=config.ws_endpoint,
+                    allowed_hosts=list(config.allowed_hosts) if config.allowed_hosts is not None else None,
+                    options=SessionOptions(navigation_timeout=NAVIGATION_TIMEOUT_S),
+                ) as session:
+                    agent.session = session
+                    thoughts: dict[int, str] = {}
+                    report = await agent.run(
+                        run.task, url=run.url, on_event=lambda e: _report(state, run, session, thoughts, e)
+                    )
             finally:
                 watcher.cancel()
         changes = RunChanges(status=report.status, result=report.result or report.reason, plan=report.plan.model_dump())
     except Exception as exc:  # a browser that does not start, a store that fails: the run says so
         logger.exception("run %s failed", run.id)
-        reason = exc.message if isinstance(exc, PagelensError) else f"{type(exc).__name__}: {exc}"
+        reason = said(exc) if isinstance(exc, PagelensError) else f"{type(exc).__name__}: {exc}"
         changes = RunChanges(status="FAILED", result=reason)
         await add_message(state, run.session_id, "assistant", reason, status="failure", error=reason)
     await state.store.runs.update(run.id, changes)

@@ -3,6 +3,7 @@ workers that share the listening socket (over PostgreSQL or SQLite, and Redis)."
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import socket
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from uvicorn.supervisors import Multiprocess
 
 from pagelens.browser.network import is_loopback
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
-from pagelens.server.app import create_app
+from pagelens.server.app import create_app, open_backends
 from pagelens.server.auth import load_or_create_token, token_path
 from pagelens.server.config import ServerConfig
 
@@ -59,6 +60,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 async def serve(config: ServerConfig, say: Callable[[str], None]) -> None:
     """The daemon in this process, until it is stopped."""
     token = resolve_token(config, say)
+    await check_backends(config)
     sock = listening_socket(config.host, config.port)
     server = uvicorn.Server(_uvicorn_config(config, token))
     _say_where(config, sock, say)
@@ -75,9 +77,20 @@ def serve_workers(config: ServerConfig, say: Callable[[str], None]) -> None:
             "--workers needs --redis-url: a WebSocket held by one worker must hear what another writes"
         )
     token = resolve_token(config, say)
+    asyncio.run(check_backends(config))
     sock = listening_socket(config.host, config.port)
     _say_where(config, sock, say)
     Multiprocess(_uvicorn_config(config, token), sockets=[sock]).run()
+
+
+async def check_backends(config: ServerConfig) -> None:
+    """Open the store (migrating it) and Redis once, then close them: one that cannot be
+    reached stops the start here with its error (the CLI's one line), where the app's
+    startup would fail inside uvicorn with a traceback, and workers would be spawned
+    only to fail one after another."""
+    store, broker = await open_backends(config)
+    await broker.close()
+    await store.close()
 
 
 def _uvicorn_config(config: ServerConfig, token: str) -> uvicorn.Config:

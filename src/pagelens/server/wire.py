@@ -7,10 +7,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 from pydantic.alias_generators import to_camel
 
 from pagelens.store import MessageRecord, Role, SessionRecord
+
+_TIME: TypeAdapter[datetime] = TypeAdapter(datetime)
+
+
+def wire_time(moment: datetime) -> str:
+    """A time as the daemon's JSON writes every time, a model's datetime fields included:
+    ISO 8601, UTC as `Z`."""
+    text: str = _TIME.dump_python(moment, mode="json")
+    return text
 
 
 class Wire(BaseModel):

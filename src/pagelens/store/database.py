@@ -22,7 +22,6 @@ from sqlalchemy.util import await_
 
 from pagelens.errors import first_line
 from pagelens.store.errors import StoreError
-from pagelens.store.urls import shown
 
 # A PostgreSQL server that does not answer fails the open after this long, not the driver's minute.
 CONNECT_TIMEOUT_S = 10.0
@@ -38,6 +37,12 @@ _WAL_RETRY_S = 0.05
 
 
 def create_engine(url: URL) -> AsyncEngine:
+    engine = _engine(url)
+    event.listen(engine.sync_engine, "before_cursor_execute", _without_nul, retval=True)
+    return engine
+
+
+def _engine(url: URL) -> AsyncEngine:
     # JSON columns (a task's state, a plan) through pydantic's Rust codec: the standard
     # library's takes several times longer on a task's state, written on every step.
     codec = {"json_serializer": _json_text, "json_deserializer": from_json}
@@ -84,6 +89,25 @@ def _ping_when_idle(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: 
         dbapi_connection.ping()
     except Exception as exc:
         raise DisconnectionError(f"a pooled connection was dead: {exc}") from exc
+
+
+def _without_nul(
+    _connection: Connection, _cursor: Any, statement: str, parameters: Any, _context: Any, _executemany: bool
+) -> tuple[str, Any]:
+    # PostgreSQL's text cannot hold U+0000, which valid JSON and page text may carry: it is
+    # dropped from every string a statement binds, on both databases, so both keep the
+    # same. (JSON columns keep it: their text writes it as the escape \u0000.)
+    return statement, _nul_dropped(parameters)
+
+
+def _nul_dropped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "") if "\x00" in value else value
+    if isinstance(value, tuple | list):
+        return type(value)(_nul_dropped(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _nul_dropped(item) for key, item in value.items()}
+    return value
 
 
 def _json_text(value: Any) -> str:
@@ -155,7 +179,7 @@ class Database:
                 finally:
                     _open.reset(joined)
         except SQLAlchemyError as exc:
-            raise StoreError(f"the database at {shown(self.engine.url)} failed: {first_line(exc)}") from exc
+            raise StoreError(f"the database failed: {first_line(exc)}") from exc
 
     async def update_row(
         self, table: Any, row_id: str, values: dict[str, Any], fields: Sequence[Any]

@@ -85,14 +85,10 @@ class MessageRepository:
             return [MessageRecord.model_validate(row) for row in await session.execute(query)]
 
     async def update(self, message_id: str, changes: MessageChanges) -> MessageRecord:
-        async with self._database.transaction() as session:
-            row = await session.get(MessageRow, message_id)
-            if row is None:
-                raise RecordNotFoundError(f"no message has the id {message_id!r}")
-            values = changes.model_dump(exclude_unset=True)
-            if "metadata" in values:
-                row.details = values.pop("metadata")
-            for column, value in values.items():
-                setattr(row, column, value)
-            await session.flush()
-            return MessageRecord.model_validate(row)
+        values = changes.model_dump(exclude_unset=True)
+        if "metadata" in values:
+            values["details"] = values.pop("metadata")
+        row = await self._database.update_row(MessageRow, message_id, values, MESSAGE_FIELDS)
+        if row is None:
+            raise RecordNotFoundError(f"no message has the id {message_id!r}")
+        return MessageRecord.model_validate(row)

@@ -1,12 +1,11 @@
-"""The `runs` table: tasks given to the agent, their plans and outcomes. Reads and
-updates are Core statements (an update returns the row it wrote): a step of the agent
-runs them on every call."""
+"""The `runs` table: tasks given to the agent, their plans and outcomes. Statements are
+Core ones (a write returns the row it wrote): a step of the agent runs them on every call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from pagelens.store.database import Database
 from pagelens.store.errors import RecordNotFoundError
@@ -31,15 +30,27 @@ class RunRepository:
         kind: str = "run",
         state: Any = None,
     ) -> RunRecord:
+        # Returned as written (RETURNING): the record is what the database keeps.
+        add = (
+            insert(RunRow)
+            .values(
+                {
+                    RunRow.task: task,
+                    RunRow.session_id: session_id,
+                    RunRow.url: url,
+                    RunRow.model: model,
+                    RunRow.plan: plan,
+                    RunRow.status: status,
+                    RunRow.kind: kind,
+                    RunRow.state: state,
+                }
+            )
+            .returning(*RUN_FIELDS)
+        )
         async with self._database.transaction() as session:
             if session_id is not None:
                 await require_session(session, session_id)
-            row = RunRow(
-                task=task, session_id=session_id, url=url, model=model, plan=plan, status=status, kind=kind, state=state
-            )
-            session.add(row)
-            await session.flush()
-            return RunRecord.model_validate(row)
+            return RunRecord.model_validate((await session.execute(add)).one())
 
     async def get(self, run_id: str) -> RunRecord | None:
         async with self._database.transaction() as session:

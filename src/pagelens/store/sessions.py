@@ -1,12 +1,12 @@
 """The `sessions` table: the agent's conversations, newest activity first, each on the
-root domain of its URL (domains.py). Reads and updates are Core statements (an update
-returns the row it wrote): a daemon runs them on every call."""
+root domain of its URL (domains.py). Statements are Core ones (a write returns the row
+it wrote): a daemon runs them on every call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pagelens.store.database import Database
@@ -14,6 +14,9 @@ from pagelens.store.domains import root_domain
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import SessionChanges, SessionRecord
 from pagelens.store.schema import SESSION_FIELDS, SessionRow
+
+# Changes that only name the session: not activity, so its `updated_at` stays.
+_NAMING = frozenset({"title", "is_renamed"})
 
 
 class SessionRepository:
@@ -29,19 +32,24 @@ class SessionRepository:
         metadata: dict[str, Any] | None = None,
         status: str = "active",
     ) -> SessionRecord:
-        row = SessionRow(
-            title=title,
-            tab_id=tab_id,
-            url=url,
-            domain=root_domain(url),
-            details=metadata or {},
-            status=status,
-            is_renamed=False,
+        # Returned as written (RETURNING): the record is what the database keeps.
+        add = (
+            insert(SessionRow)
+            .values(
+                {
+                    SessionRow.title: title,
+                    SessionRow.tab_id: tab_id,
+                    SessionRow.url: url,
+                    SessionRow.domain: root_domain(url),
+                    SessionRow.details: metadata or {},
+                    SessionRow.status: status,
+                    SessionRow.is_renamed: False,
+                }
+            )
+            .returning(*SESSION_FIELDS)
         )
         async with self._database.transaction() as session:
-            session.add(row)
-            await session.flush()
-            return SessionRecord.model_validate(row)
+            return SessionRecord.model_validate((await session.execute(add)).one())
 
     async def get(self, session_id: str) -> SessionRecord | None:
         return await self._first(select(*SESSION_FIELDS).where(SessionRow.id == session_id))
@@ -83,6 +91,8 @@ class SessionRepository:
             values["details"] = values.pop("metadata")
         if "url" in values and "domain" not in values:
             values["domain"] = root_domain(values["url"])
+        if values and values.keys() <= _NAMING:
+            values["updated_at"] = SessionRow.updated_at  # set to itself: no onupdate
         row = await self._database.update_row(SessionRow, session_id, values, SESSION_FIELDS)
         if row is None:
             raise RecordNotFoundError(f"no session has the id {session_id!r}")

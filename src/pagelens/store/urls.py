@@ -1,5 +1,5 @@
 """Which database a URL names: the default SQLite file, the async drivers for the URLs
-people write, and the URL as it may be shown (without its password)."""
+people write, and a URL as it may be shown (without its password), Redis' too."""
 
 from __future__ import annotations
 
@@ -44,8 +44,14 @@ def resolve_url(url: str | None) -> URL:
     return parsed
 
 
-def shown(url: URL) -> str:
-    """The URL for messages and logs, its password masked."""
+def shown(url: URL | str) -> str:
+    """The URL for messages and logs, its password masked: a database's, or Redis'
+    (`redis://:***@host:6379/0`)."""
+    if isinstance(url, str):
+        try:
+            return make_url(url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return redact_text(url)
     return url.render_as_string(hide_password=True)
 
 
