@@ -25,6 +25,11 @@ visible
     element), is wider and taller than 0 px. Opacity, clipping and the viewport do not
     matter: a control scrolled out of view or faded out is still on the page.
 
+seen
+    Visible, and not faded out: ``checkVisibility({checkOpacity: true})`` holds (no
+    ``opacity: 0`` on it or an ancestor). The semantic view shows what a person can see,
+    so its coverage is counted over these.
+
 named
     Chromium's name, whitespace-normalised, is not empty.
 
@@ -38,8 +43,8 @@ Agreement (:func:`agreement`, pooled by :func:`corpus_agreement`): over the *nam
 visible interactive elements, the share whose interaction-view name equals Chromium's
 (both whitespace-normalised; a name pagelens truncated at 160 characters agrees when it is
 a prefix), whose role equals the mapped Chromium role, and that appear in the interaction
-view (no control cap) and in the semantic view (off-screen controls included). Elements
-missing from a view count against every rate.
+view (no control cap) and, of those seen, in the semantic view (off-screen controls
+included). Elements missing from a view count against every rate.
 
 Run ``python -m bench.axtruth [page ids] [--json mismatches.json]`` for the whole corpus.
 """
@@ -93,7 +98,8 @@ _WORLD = "pagelens-axtruth"
 _GROUP = "pagelens-axtruth"
 _CHUNK = 500  # elements per Runtime.callFunctionOn
 
-# The visibility test (see the module docstring), run in our own isolated world.
+# The visibility test (see the module docstring), run in our own isolated world: 0 not
+# visible, 1 visible but faded out, 2 seen.
 _VISIBLE_JS = """function visible(el) {
   if (!el || el.nodeType !== 1 || !el.isConnected) return false;
   const hasBox = (r) => r.width > 0 && r.height > 0;
@@ -103,7 +109,8 @@ _VISIBLE_JS = """function visible(el) {
     range.selectNodeContents(el);
     box = hasBox(range.getBoundingClientRect());
   }
-  return box && el.checkVisibility({ checkVisibilityCSS: true });
+  if (!box || !el.checkVisibility({ checkVisibilityCSS: true })) return 0;
+  return el.checkVisibility({ checkOpacity: true }) ? 2 : 1;
 }"""
 
 # Visibility of every element pagelens stamped, by id: one call for the whole page.
@@ -145,6 +152,7 @@ class AxControl:
     name: str  # whitespace-normalised
     tag: str
     llm_id: str | None  # the element's data-llm-id, None when pagelens never stamped it
+    seen: bool = True  # not faded out (opacity 0 on it or an ancestor)
 
 
 @dataclass
@@ -169,6 +177,7 @@ class AgreementStats:
     role_matches: int = 0
     covered_interaction: int = 0
     covered_semantic: int = 0
+    seen: int = 0  # named elements not faded out: what the semantic view is measured on
     unnamed: int = 0  # visible interactive elements Chromium leaves unnamed (not in the rates)
     unnamed_matches: int = 0  # ... that pagelens leaves unnamed too
     pages: int = 0
@@ -181,6 +190,7 @@ class AgreementStats:
         self.role_matches += other.role_matches
         self.covered_interaction += other.covered_interaction
         self.covered_semantic += other.covered_semantic
+        self.seen += other.seen
         self.unnamed += other.unnamed
         self.unnamed_matches += other.unnamed_matches
         self.pages += other.pages
@@ -204,7 +214,7 @@ class AgreementStats:
 
     @property
     def semantic_coverage(self) -> float:
-        return self.rate(self.covered_semantic)
+        return self.covered_semantic / self.seen if self.seen else 1.0
 
     def summary(self) -> str:
         return (
@@ -254,19 +264,19 @@ def _dom_index(root: dict[str, Any]) -> dict[int, _DomNode]:
     return index
 
 
-async def _visibility(cdp: CDPSession, context_id: int, nodes: list[tuple[int, _DomNode]]) -> list[bool]:
+async def _visibility(cdp: CDPSession, context_id: int, nodes: list[tuple[int, _DomNode]]) -> list[int]:
     """Whether each (backend id, element) passes the visibility test: stamped elements in
     one call, the others one by one."""
     reply = await cdp.send(
         "Runtime.evaluate", {"expression": _STAMPED_VISIBILITY, "contextId": context_id, "returnByValue": True}
     )
-    stamped: dict[str, bool] = reply["result"].get("value") or {}
+    stamped: dict[str, int] = reply["result"].get("value") or {}
     unstamped = [backend_id for backend_id, node in nodes if node.llm_id not in stamped]
     others = dict(zip(unstamped, await _visibility_of(cdp, context_id, unstamped), strict=True))
     return [stamped[node.llm_id] if node.llm_id in stamped else others[b] for b, node in nodes]
 
 
-async def _visibility_of(cdp: CDPSession, context_id: int, backend_ids: list[int]) -> list[bool]:
+async def _visibility_of(cdp: CDPSession, context_id: int, backend_ids: list[int]) -> list[int]:
     async def resolve(backend_id: int) -> str | None:
         try:
             reply = await cdp.send(
@@ -278,13 +288,13 @@ async def _visibility_of(cdp: CDPSession, context_id: int, backend_ids: list[int
         return reply["object"].get("objectId")
 
     object_ids = await asyncio.gather(*(resolve(b) for b in backend_ids))
-    out: list[bool] = []
+    out: list[int] = []
     try:
         for start in range(0, len(object_ids), _CHUNK):
             chunk = object_ids[start : start + _CHUNK]
             anchor = next((oid for oid in chunk if oid), None)
             if anchor is None:
-                out.extend([False] * len(chunk))
+                out.extend([0] * len(chunk))
                 continue
             args = [{"objectId": oid} if oid else {"value": None} for oid in chunk]
             reply = await cdp.send(
@@ -333,6 +343,7 @@ async def ax_ground_truth(page: pagelens.Page, cdp: CDPSession | None = None) ->
             name=normalize_name(node.get("name", {}).get("value")),
             tag=dom_node.tag,
             llm_id=dom_node.llm_id,
+            seen=visible == 2,
         )
         for (node, dom_node), visible in zip(nodes, shown, strict=True)
         if visible
@@ -359,7 +370,9 @@ async def agreement(page: pagelens.Page, label: str = "") -> AgreementStats:
             continue
         stats.named += 1
         control = controls.get(ax.llm_id) if ax.llm_id else None
-        stats.covered_semantic += ax.llm_id in semantic_ids
+        if ax.seen:
+            stats.seen += 1
+            stats.covered_semantic += ax.llm_id in semantic_ids
         if control is None:
             stats.mismatches.append(_mismatch(label, ax, "missing", None, None))
             continue

@@ -283,7 +283,8 @@ async def measure_tokens(
         result.playwright_tokens = count_tokens(playwright_text)
     if ground_truth is None:
         return
-    controls = await ground_truth(page)
+    # What a person can see (not faded out): the semantic view shows that, by design.
+    controls = [control for control in await ground_truth(page) if control.seen]
     ids = {node.i for node in semantic.interactive_tree}
     result.ax_controls = len(controls)
     result.semantic_covered = sum(1 for c in controls if c.llm_id is not None and c.llm_id in ids)

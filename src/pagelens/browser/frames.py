@@ -227,8 +227,9 @@ def _merge_nodes(
 ) -> None:
     """Semantic tree: ids get the frame prefix and `f` the frame's number; a node the
     frame does not show in the top viewport is pruned (unless off-screen nodes were
-    asked for) and its click point is the centre of the part that shows."""
-    for node in child["interactive_tree"]:
+    asked for) and its click point is the centre of the part that shows. A frame nobody
+    can see (faded out, clipped away) shows none of its controls."""
+    for node in child["interactive_tree"] if frame.visible else []:
         x, y, width, height = node["box"]
         box = _Rect(x + frame.dx, y + frame.dy, width, height)
         shown = frame.clip.intersect(box)

@@ -25,9 +25,9 @@ class Control {
     this.stampedId = null; // set by stampIds
     this._shown = false;
   }
-  // Asked only by the views that show or count visible controls: the semantic view of
-  // the viewport needs it for none, and on a huge page it is a third of the scan. Not
-  // asked once the capture is overdue: the control then counts as not shown.
+  // Asked only by the views that show or count visible controls, and by the semantic
+  // view only for the controls in its range (on a huge page it is a third of the scan).
+  // Not asked once the capture is overdue: the control then counts as not shown.
   get visible() {
     if (this._visible === undefined) this._visible = !this.deadline.overdue() && isVisible(this.el, this.rect);
     return this._visible;

@@ -144,6 +144,9 @@ export function semanticView(scan, options) {
   let occlusionUnchecked = 0;
   for (const control of scan.controls) {
     if (!options.includeOffscreen && !control.inViewport) continue;
+    // What nobody can see (faded out, clipped away) is left out, by the rule every view
+    // shares; a skip link is listed once focus shows it. Covered is another case: `occ`.
+    if (!control.visible) continue;
     const el = control.el;
     const r = control.rect;
     const node = { i: control.id, r: abbreviateRole(control), n: truncate(control.name, 50) };

@@ -187,9 +187,24 @@ function measureClip(el) {
 
 export function isVisible(el, rect) {
   rect = rect || boxOf(el);
+  if (isSeenItself(el, rect)) return true;
+  // A custom checkbox, radio button or file picker: the input faded out, clipped or sized
+  // to nothing beside a styled label, which the person sees and clicks, and which shows
+  // the input's state. Rendered still (not display:none): the input is there to act on.
+  return LABEL_DRAWN.has(inputType(el)) && isShownIgnoringOpacity(el) &&
+    Array.from(el.labels || []).some((label) => isSeenItself(label, boxOf(label)));
+}
+
+function isSeenItself(el, rect) {
   if (rect.width <= 0 || rect.height <= 0) return false;
   if (!isShownByStyle(el) && !el.checkVisibility(OPACITY_CHECK)) return false;
   return !isClippedAway(el, rect);
+}
+
+const LABEL_DRAWN = new Set(['checkbox', 'radio', 'file']);
+
+function inputType(el) {
+  return el.localName === 'input' ? (el.getAttribute('type') || '').toLowerCase() : '';
 }
 
 const viewportCache = runScopedMap();
