@@ -17,7 +17,7 @@ from bench.extract import bench_pages, score
 from pagelens.actions import Session
 from pagelens.budget.layouts import compact_json
 from pagelens.extraction.consensus import Rules, choose
-from pagelens.extraction.libraries import Readings
+from pagelens.extraction.libraries import Readings, metadata
 from pagelens.extraction.summarize import timeout_seconds
 from pagelens.mcp.tools import TOOLS
 from pagelens.tokens import count_tokens
@@ -121,6 +121,19 @@ def test_a_blurb_said_under_every_result_is_not_more_of_the_page_read() -> None:
     assert choice.html.count("Cast iron pan number") == 40
     # Said once, the same 60 words would be a twentieth of the page: what trafilatura read.
     assert choose(readings, Rules(repeat_words=100)).strategy == "trafilatura"
+
+
+def test_published_is_a_date_the_page_gives_never_a_year_alone() -> None:
+    def page(body: str, head: str = "") -> str:
+        return f"<html><head><title>T</title>{head}</head><body>{body}<footer>© 2019 Northwind</footer></body></html>"
+
+    text = "<p>Kettles and their makers, compared once more by our editors.</p>"
+    declared = page(text, '<meta property="article:published_time" content="2024-03-14T08:00:00Z">')
+    assert metadata(declared, "https://news.example/a").published == "2024-03-14"
+    stated = page(f"<p>Posted on March 3, 2021</p>{text}")
+    assert metadata(stated, "https://news.example/a").published == "2021-03-03"
+    # A sign-in page: the copyright line's year is no publication date.
+    assert metadata(page("<form><input name=email></form>"), "https://shop.example/login").published is None
 
 
 async def test_max_characters_cuts_at_a_paragraph_and_says_so(article: pagelens.Page) -> None:

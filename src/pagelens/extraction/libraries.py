@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
+import htmldate
 import lxml.html
 import trafilatura
 from lxml.etree import ParserError
@@ -102,16 +103,29 @@ class Readings:
 
 
 def metadata(html: str, url: str) -> Metadata:
-    found = trafilatura.extract_metadata(html, default_url=url)
+    # The date the page declares (its metadata, a <time>, the address) first: htmldate's
+    # search of the text finds a date on most pages, a copyright year above all.
+    found = trafilatura.extract_metadata(html, default_url=url, extensive=False)
     if found is None:
         return Metadata()
     return Metadata(
         title=found.title or None,
         byline=found.author or None,
         site_name=_site_name(found.sitename or None, url),
-        published=found.date or None,
+        published=found.date or _date_in_text(html, url),
         language=getattr(found, "language", None) or None,
     )
+
+
+def _date_in_text(html: str, url: str) -> str | None:
+    """A date the page's text states, when it declares none; a year alone (which htmldate
+    gives as its first of January: a copyright line, a template's year) is no date. On the
+    corpus' non-articles the search found 84 such years and few dates."""
+    try:
+        found = htmldate.find_date(html, extensive_search=True, original_date=True, url=url)
+    except ValueError:  # unparseable markup
+        return None
+    return found if found and not found.endswith("-01-01") else None
 
 
 def _site_name(found: str | None, url: str) -> str | None:
