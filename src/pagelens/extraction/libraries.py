@@ -120,7 +120,7 @@ def metadata(html: str, url: str) -> Metadata:
 def _date_in_text(html: str, url: str) -> str | None:
     """A date the page's text states, when it declares none; a year alone (which htmldate
     gives as its first of January: a copyright line, a template's year) is no date. On the
-    corpus' non-articles the search found 84 such years and few dates."""
+    corpus' non-articles, 54 of the 84 dates the search found were such years."""
     try:
         found = htmldate.find_date(html, extensive_search=True, original_date=True, url=url)
     except ValueError:  # unparseable markup
