@@ -6,6 +6,7 @@ extract-only summarize contract), and the F1 floor on a sample of the corpus
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -146,6 +147,9 @@ async def test_max_characters_cuts_at_a_paragraph_and_says_so(article: pagelens.
     assert cut.word_count == whole.word_count  # the page's, not the cut's
     html = await pagelens.extract(article, format="html", max_characters=300)
     assert html.truncated and len(html.content) <= 300 and html.content.endswith(">")
+    for size in range(200, 700, 37):  # wherever the limit falls, the cut ends an element: none begun
+        cut = await pagelens.extract(article, format="html", max_characters=size)
+        assert re.search(r"</[a-z0-9]+>$", cut.content), (size, cut.content[-40:])
 
 
 async def test_an_html_string_is_read_offline_against_its_base_url(browser: pagelens.Browser) -> None:

@@ -95,19 +95,29 @@ def _serialize(root: lxml.html.HtmlElement) -> str:
 
 def truncate(content: str, max_characters: int, fmt: ExtractFormat) -> tuple[str, bool]:
     """`content` cut to at most `max_characters`, at the last paragraph (else line, else
-    word) break that keeps at least half of it; HTML right after a tag (an HTML parser
-    closes what is left open)."""
+    word) break that keeps at least half of it; HTML after the last block that ends there
+    when that keeps half, else right after a tag, without the elements begun there and left
+    empty (an HTML parser closes what is left open)."""
     if len(content) <= max_characters:
         return content, False
     head = content[:max_characters]
     if fmt == "html":
+        ends = [end.end() for end in _BLOCK_END.finditer(head)]
+        if ends and ends[-1] >= max_characters // 2:
+            return head[: ends[-1]], True
         cut = head.rfind(">")
-        return (head[: cut + 1] if cut >= 0 else head), True
+        return (_BEGUN.sub("", head[: cut + 1]) if cut >= 0 else head), True
     for separator in ("\n\n", "\n", " "):
         cut = head.rfind(separator)
         if cut >= max_characters // 2:
             return head[:cut].rstrip(), True
     return head, True
+
+
+# The end tag of a block (a paragraph, a heading, a list item, a table row...): where a cut
+# leaves no element begun and left empty.
+_BLOCK_END = re.compile(r"</(?:p|h[1-6]|li|dd|dt|pre|blockquote|tr|table|ul|ol|dl|figure|section|div)>", re.I)
+_BEGUN = re.compile(r"(?:\s*<[a-zA-Z][^>]*>)+\s*$")  # start tags with nothing after them
 
 
 def _tidy(text: str) -> str:
