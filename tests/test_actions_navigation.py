@@ -215,6 +215,20 @@ async def test_background_navigation_and_its_result(session: Session, site: str)
     assert again["success"] is False and again["error"] == "unknown_command"
 
 
+async def test_a_click_that_loads_a_page_returns_its_summary_unless_told_not_to(session: Session, site: str) -> None:
+    sign_out = {"action": "click", "selector": "text=Sign out"}
+    await session.interact({"action": "navigate", "url": f"{site}welcome.html", "summary": False})
+    landed = await session.interact(sign_out)
+    assert landed["url"] == f"{site}login.html" and landed["summary"]["title"]
+    await session.interact({"action": "navigate", "url": f"{site}welcome.html", "summary": False})
+    quiet = await session.interact({**sign_out, "summary": False})
+    assert quiet["url"] == f"{site}login.html" and "summary" not in quiet
+    await session.interact({"action": "navigate", "url": f"{site}welcome.html", "summary": False})
+    queued = await session.interact({**sign_out, "background": True})
+    later = await session.interact({"action": "result", "command_id": queued["command_id"]})
+    assert later["url"] == f"{site}login.html" and "summary" not in later
+
+
 async def test_a_background_failure_is_its_result(session: Session) -> None:
     queued = await session.interact({"action": "navigate", "url": "chrome://settings", "background": True})
     result = await session.interact({"action": "result", "command_id": queued["command_id"]})

@@ -52,10 +52,13 @@ INTERACT_PARAMETERS: dict[str, str] = {
         'wait_for: milliseconds. handle_dialog: "accept" or "dismiss". scroll_to_load: how many '
         "new items to load (default 100)."
     ),
-    "summary": "Return the compact page summary after navigate/refresh/back/forward/new_tab (not in the background).",
+    "summary": (
+        "Return the compact page summary after navigate/refresh/back/forward/new_tab, and after an action "
+        "whose click loaded another page (default true; never in the background)."
+    ),
     "background": (
         "Queue the action and return {queued, command_id} at once; action result fetches its result. "
-        "navigate/refresh/back/forward/new_tab then come without the summary: read the page with analyze."
+        "A navigation then comes without the summary: read the page with analyze."
     ),
     "command_id": "result: the id of a background command; waits up to 15 s for it.",
     "frame": "Scopes selector to the frame whose element has this id.",

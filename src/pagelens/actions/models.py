@@ -94,10 +94,17 @@ class InteractRequest(_Request):
         return self.element_id is not None or self.selector is not None or self.x is not None
 
     @property
+    def summary_of_landing(self) -> bool:
+        """Whether a page this call loads comes with its compact summary: unless
+        summary=false, and never in background mode (a queued result is read later, when
+        the page may have moved on, so the agent reads it afresh then)."""
+        return self.summary and not self.background
+
+    @property
     def wants_summary(self) -> bool:
-        """Navigation actions only, and never in background mode: a queued result is
-        read later, when the page may have moved on, so the agent reads it afresh then."""
-        return self.summary and not self.background and registry.SPECS[self.action].navigates
+        """A navigation action's summary (an action that loads a page by a click asks
+        summary_of_landing when it did)."""
+        return self.summary_of_landing and registry.SPECS[self.action].navigates
 
 
 class AnalyzeRequest(_Request):

@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import fnmatch
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -45,6 +45,7 @@ class ActionOptions:
     navigation_timeout: float = 30.0  # a click that navigates: how long the load may take
     wait_timeout: float = 10.0  # wait_for without value
     summary_timeout: float = SUMMARY_TIMEOUT_S  # the summary of where a click navigated to
+    summary: bool = True  # whether a click that navigates returns that summary at all
 
 
 @dataclass
@@ -682,6 +683,7 @@ async def _wait_for_element(act: Act, limit_ms: float) -> Done:
 
 
 async def perform(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
+    options = replace(options, summary=request.summary_of_landing)
     act = Act(tab, request, options)
     watch = await Watch.start(tab)
     tab.dialogs.hold()
@@ -724,7 +726,7 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     result.title = await tab.title()
     tab.last_url = tab.playwright_page.url
     if verdict.navigated:
-        await landed(tab, result, summary=True, summary_timeout=options.summary_timeout)
+        await landed(tab, result, summary=options.summary, summary_timeout=options.summary_timeout)
     return result
 
 

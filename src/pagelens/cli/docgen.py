@@ -89,9 +89,10 @@ def actions_page() -> str:
 What `interact` does, one action a call (`Session.interact` in Python, the `interact` tool
 over MCP). A target is `element_id` (a stable id from any view, see [ids.md](ids.md)),
 `selector`, or for some actions `x` and `y`; `frame` scopes a selector. A parameter in
-bold is required. Actions that navigate return the compact summary of where they land
-(`summary: false` leaves it out); element actions return `observations` of what they
-changed. Any action may run in the `background` (then `result` fetches it).
+bold is required. Actions that navigate, and an action whose click loaded another page,
+return the compact summary of where they land (`summary: false` leaves it out, and so
+does `background`); element actions return `observations` of what they changed. Any
+action may run in the `background` (then `result` fetches it).
 
 Generated from the declarations on the handlers (`pagelens/actions/registry.py`) by
 `python -m pagelens.cli.docgen`.
