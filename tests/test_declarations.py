@@ -69,5 +69,5 @@ def test_a_parameter_the_action_does_not_read_is_refused(request_data: dict, par
 
 
 def test_nulls_defaults_and_what_every_action_takes_are_no_parameters_of_its_own() -> None:
-    given = {"text": None, "new_tab": False, "tab_id": "2", "background": True, "summary": False}
+    given = {"text": None, "url": "", "new_tab": False, "tab_id": "2", "background": True, "summary": False}
     assert InteractRequest.parse({"action": "click", "element_id": "8", **given}).action == "click"

@@ -49,10 +49,10 @@ class _Request(BaseModel):
 
     @property
     def given(self) -> set[str]:
-        """The parameters the call gives a value of its own (a null or a default, as some
-        clients send for every parameter, is no value)."""
+        """The parameters the call gives a value of its own (a null, an empty string or a
+        default, as some clients send for every parameter, is no value)."""
         fields = type(self).model_fields
-        return {name for name in self.model_fields_set if getattr(self, name) != fields[name].default}
+        return {name for name in self.model_fields_set if getattr(self, name) not in (fields[name].default, "")}
 
 
 class InteractRequest(_Request):
