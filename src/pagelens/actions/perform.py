@@ -565,8 +565,6 @@ def _scrolled(what: str, moved: dict[str, Any]) -> str:
 # What a click may make open a file chooser: a button, link or menu item (scripted to open
 # one), a label (of a file input), anything the page made clickable. A field never does.
 _CHOOSER_OPENERS = frozenset({"button", "link", "menuitem", "clickable", "label"})
-# Chromium opens a chooser only while the click's user activation lasts: 5 s.
-_CHOOSER_WAIT_S = 5.0
 
 
 @action(
@@ -599,13 +597,15 @@ async def upload_file(act: Act) -> Done:
         )
     x, y = await act.ready(target, pointer=True)
     try:
-        async with act.page.expect_file_chooser(timeout=_CHOOSER_WAIT_S * 1000) as chooser:
+        # A page opens it at once (while the click's user activation lasts); the wait is for
+        # the event to reach us on a busy machine.
+        async with act.page.expect_file_chooser(timeout=act.options.input_timeout * 1000) as chooser:
             await act.page.mouse.click(x, y)
         await (await chooser.value).set_files(paths)
     except PlaywrightTimeoutError as exc:
         raise ActionError(
             ErrorCode.UPLOAD_FAILED,
-            f"clicked {describe(target)} but no file chooser opened within {_CHOOSER_WAIT_S:g} s",
+            f"clicked {describe(target)} but no file chooser opened within {act.options.input_timeout:g} s",
         ) from exc
     except PlaywrightError as exc:
         raise ActionError(ErrorCode.UPLOAD_FAILED, f"{describe(target)}: {first_line(exc)}") from exc
