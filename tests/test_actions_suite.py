@@ -78,6 +78,10 @@ async def test_select_acts_on_dropdowns_only_and_closes_one_without_the_option(s
     purple = await session.interact({"action": "select", "element_id": control["Pick a colour"], "value": "Purple"})
     assert purple["success"] is False and purple["error"] == "option_not_found" and "'Purple'" in purple["message"]
     assert await page.evaluate("document.getElementById('colours').hidden") is True  # closed again
+    # A framework's dropdown, no ARIA but aria-expanded on its toggle: its links are the entries.
+    rating = await session.interact({"action": "select", "element_id": control["Sort by"], "value": "Rating"})
+    assert rating["success"] is True, rating
+    assert await page.evaluate("document.getElementById('sort').textContent") == "Sorted by Rating"
 
 
 async def test_checkbox_and_radio_groups(session: Session, site: str) -> None:

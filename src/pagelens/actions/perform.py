@@ -404,8 +404,9 @@ async def select(act: Act) -> Done:
     return Done(f"selected {chosen} in {describe(target)}", target)
 
 
-# What a scripted dropdown's entries are: a listbox's options, a menu button's items.
-_OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox")
+# What a scripted dropdown's entries are: a listbox's options, a menu button's items; in
+# one without ARIA, the links or the elements its script made clickable.
+_OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "link", "clickable")
 
 
 async def _select_custom(act: Act, target: Target, wanted: list[str]) -> Done:

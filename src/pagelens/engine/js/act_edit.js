@@ -79,11 +79,15 @@ export function actFieldText(id) {
 }
 
 // A scripted dropdown: what ARIA says opens a list of options (a combobox, a listbox, a
-// button with a listbox or menu popup; "true" means menu).
+// button with a listbox or menu popup; "true" means menu), or a button that opens
+// something and says so (aria-expanded: a style framework's dropdown toggle often says
+// no more than that).
 function actIsDropdown(el) {
   const role = getRole(el);
   if (role === 'combobox' || role === 'listbox') return true;
-  return role === 'button' && ['listbox', 'menu', 'true'].includes((el.getAttribute('aria-haspopup') || '').toLowerCase());
+  if (role !== 'button') return false;
+  const popup = (el.getAttribute('aria-haspopup') || '').toLowerCase();
+  return ['listbox', 'menu', 'true'].includes(popup) || el.hasAttribute('aria-expanded');
 }
 
 // Native <select>: options by value, else by label (exact, then contained). Anything else
