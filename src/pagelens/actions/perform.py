@@ -371,7 +371,8 @@ async def press(act: Act) -> Done:
 
 @action(
     "select",
-    "Choose options of a select or listbox by value or label (value; a list selects several).",
+    "Choose options of a select, listbox or dropdown (a button that opens a list) by value or label "
+    "(value; a list selects several).",
     kind="element",
     target="required",
     reads=("value",),
