@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError, InvalidParameterError
@@ -599,19 +598,46 @@ async def upload_file(act: Act) -> Done:
         )
     x, y = await act.ready(target, pointer=True)
     try:
-        # A page opens it at once (while the click's user activation lasts); the wait is for
-        # the event to reach us on a busy machine.
-        async with act.page.expect_file_chooser(timeout=act.options.input_timeout * 1000) as chooser:
-            await act.page.mouse.click(x, y)
-        await (await chooser.value).set_files(paths)
-    except PlaywrightTimeoutError as exc:
+        chosen = await _choose_files(act, x, y, paths)
+    except PlaywrightError as exc:
+        raise ActionError(ErrorCode.UPLOAD_FAILED, f"{describe(target)}: {first_line(exc)}") from exc
+    if not chosen:
         raise ActionError(
             ErrorCode.UPLOAD_FAILED,
             f"clicked {describe(target)} but no file chooser opened within {act.options.input_timeout:g} s",
-        ) from exc
-    except PlaywrightError as exc:
-        raise ActionError(ErrorCode.UPLOAD_FAILED, f"{describe(target)}: {first_line(exc)}") from exc
+        )
     return Done(f"attached {names} through {describe(target)}", target)
+
+
+async def _choose_files(act: Act, x: float, y: float, paths: list[str]) -> bool:
+    """Click at (x, y) and give `paths` to the file chooser the click opens; False when
+    none opens within the input timeout. The chooser is intercepted on a CDP session of
+    its own, switched on before the click and confirmed: Playwright's expect_file_chooser
+    asks for it without waiting, so a prompt click could open the chooser unseen."""
+    cdp = await act.page.context.new_cdp_session(act.page)
+    opened: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    def on_opened(event: dict[str, Any]) -> None:
+        if not opened.done():
+            opened.set_result(event)
+
+    cdp.on("Page.fileChooserOpened", on_opened)
+    try:
+        await cdp.send("Page.enable")
+        await cdp.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+        await act.page.mouse.click(x, y)
+        try:
+            event = await asyncio.wait_for(opened, act.options.input_timeout)
+        except TimeoutError:
+            return False
+        if "backendNodeId" not in event:  # a picker of the File System Access API: no input to fill
+            return False
+        await cdp.send("DOM.setFileInputFiles", {"files": paths, "backendNodeId": event["backendNodeId"]})
+        return True
+    finally:
+        with contextlib.suppress(PlaywrightError):
+            await cdp.send("Page.setInterceptFileChooserDialog", {"enabled": False})
+            await cdp.detach()
 
 
 def _locator(act: Act, target: Target) -> Any:
