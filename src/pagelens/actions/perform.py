@@ -267,9 +267,7 @@ async def _check_focus_takes_text(act: Act) -> None:
     change nothing, and say it typed. (A frame with the focus is left to decide.)"""
     world = await bridge.main_world(act.tab.page)
     focused = await bridge.call(world, "find", {"kind": "focused"})
-    if focused["status"] == "frame":
-        return
-    if focused["status"] == "ok" and (await bridge.call(world, "focus", focused["id"], "keep"))["editable"]:
+    if focused["status"] == "frame" or (focused["status"] == "ok" and focused["editable"]):
         return
     where = ""
     if focused["status"] == "ok":

@@ -20,25 +20,17 @@ function actElement(id) {
   return el;
 }
 
-export function actIsEditable(el) {
-  if (el.isContentEditable) return true;
-  if (el.localName === 'textarea') return !el.readOnly;
-  if (el.localName !== 'input') return false;
-  const type = (el.getAttribute('type') || 'text').toLowerCase();
-  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type) && !el.readOnly;
-}
-
 // Focus; for typing, with the caret at the end (selection 'end': type appends) or
 // everything selected ('all': set_value and clear replace); 'keep' leaves the selection.
-// Returns how a value must be set ('keyboard' or 'picker'), whether the element has the
-// focus now, and whether it takes typed text.
+// Returns how a value must be set ('keyboard' or 'picker') and whether the element has
+// the focus now.
 export function actFocus(id, selection) {
   const el = actElement(id);
   el.focus({ preventScroll: true });
   const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
   const focused = () => actDeepActive() === el || isComposedDescendant(actDeepActive(), el);
-  if (ACT_PICKER_TYPES.has(type)) return { mode: 'picker', focused: focused(), editable: true };
-  if (selection === 'keep') return { mode: 'keyboard', focused: focused(), editable: actIsEditable(el) };
+  if (ACT_PICKER_TYPES.has(type)) return { mode: 'picker', focused: focused() };
+  if (selection === 'keep') return { mode: 'keyboard', focused: focused() };
   const selectAll = selection === 'all';
   if (el.localName === 'input' || el.localName === 'textarea') {
     try {
@@ -56,7 +48,7 @@ export function actFocus(id, selection) {
     current.removeAllRanges();
     current.addRange(range);
   }
-  return { mode: 'keyboard', focused: focused(), editable: actIsEditable(el) };
+  return { mode: 'keyboard', focused: focused() };
 }
 
 function actDispatchValueEvents(el) {

@@ -55,13 +55,23 @@ export function actDeepActive() {
   return active;
 }
 
+// Whether typing goes into `el`: a text field that is not read-only, or an editable region.
+export function actIsEditable(el) {
+  if (el.isContentEditable) return true;
+  if (el.localName === 'textarea') return !el.readOnly;
+  if (el.localName !== 'input') return false;
+  const type = (el.getAttribute('type') || 'text').toLowerCase();
+  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type) && !el.readOnly;
+}
+
 // What typing with no target reaches: 'none' when nothing but the page has the focus,
-// 'frame' when a frame has it (its own document knows where).
+// 'frame' when a frame has it (its own document knows where), else the element and
+// whether it takes text.
 function actFocused() {
   const el = actDeepActive();
   if (!el || el === document.body || el === document.documentElement) return { status: 'none' };
   if (el.localName === 'iframe' || el.localName === 'frame') return { status: 'frame' };
-  return { status: 'ok', ...actInfo(el) };
+  return { status: 'ok', ...actInfo(el), editable: actIsEditable(el) };
 }
 
 // shownId, not the attribute: a clone carrying a live element's id gets its own.

@@ -4,8 +4,7 @@
 // at its click point. The checks repeat every frame until they pass or time runs out; the
 // last failure is the typed reason the agent gets.
 
-import { actDescribe } from './act_find.js';
-import { actIsEditable } from './act_edit.js';
+import { actDescribe, actIsEditable } from './act_find.js';
 import { boxOf, clickPoint, intersectsViewport, isRendered, isVisible } from './visibility.js';
 import { closestComposed, isComposedDescendant } from './dom.js';
 import { elementById } from './capture.js';
