@@ -30,6 +30,13 @@ ROUTES = {
     ),
     # A 404 whose body says only one word: the status alone tells what it is.
     "/gone": (404, {"Content-Type": "text/html"}, b"Nope"),
+    # Links that load no document: the browser stays where it was.
+    "/no-content": (204, {}, b""),
+    "/report.csv": (
+        200,
+        {"Content-Type": "text/csv", "Content-Disposition": "attachment; filename=report.csv"},
+        b"a,b\n1,2\n",
+    ),
 }
 
 

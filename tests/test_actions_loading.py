@@ -120,3 +120,26 @@ async def test_requests_in_flight_are_counted_until_they_end(session: Session, s
     assert [request.url for request in page.requests.pending()] == [f"{site}slow?ms=600&text=ok"]
     assert await page.requests.wait_idle(5.0) is True
     assert page.requests.pending() == [] and page.requests.finished == finished + 1
+
+
+@pytest.mark.parametrize("link", ["Write to us", "Call us", "Mark as read", "Download the report"])
+async def test_a_click_whose_navigation_loads_nothing_returns_at_once(session: Session, site: str, link: str) -> None:
+    """A mailto: or tel: link (another application's), an answer with no content (204)
+    and a download start a navigation of the tab that never loads a document: the click
+    does not wait the navigation timeout for it."""
+    await go(session, f"{site}elsewhere.html")
+    started = time.monotonic()
+    result = await session.interact({"action": "click", "selector": f"text={link}"})
+    assert time.monotonic() - started < WITHIN_S, result
+    assert result["success"] is True, result
+    assert result["url"] == f"{site}elsewhere.html"
+    assert result["observations"]["url_changed"] is False
+    assert "summary" not in result  # no page was landed on
+
+
+async def test_a_click_waits_for_a_slow_page_it_loads(session: Session, site: str) -> None:
+    await go(session, f"{site}elsewhere.html")
+    result = await session.interact({"action": "click", "selector": "text=A slow page"})
+    assert result["success"] is True, result
+    assert result["url"] == f"{site}slow?ms=1500&text=arrived"
+    assert "arrived" in result["summary"]["content_preview"]

@@ -32,6 +32,7 @@ class Watch:
         self.requests = tab.requests
         self.navigations = tab.navigations
         self.loads = tab.loads
+        self.abandoned = tab.navigations_abandoned
         self.popups = len(tab.popups)
         self._token: int | None = None
         self._doc: str | None = None

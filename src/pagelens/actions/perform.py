@@ -773,7 +773,7 @@ async def _settle_unless_dialog(tab: Tab, watch: Watch, options: ActionOptions) 
         await settle(tab.page, options.settle, load_timeout=options.navigation_timeout)
         # A navigation that started but has not loaded yet (a slow server): wait for it.
         loading = watch.navigation_started and tab.loads == watch_loads
-        if loading and await tab.wait_for_load(watch_loads, options.navigation_timeout):
+        if loading and await tab.wait_for_load(watch_loads, watch.abandoned, options.navigation_timeout):
             await settle(tab.page, options.settle, load_timeout=options.navigation_timeout)
 
     watch_loads = watch.loads

@@ -64,19 +64,38 @@ class Tab:
     def _on_load(self, _page: PlaywrightPage) -> None:
         self.loads += 1
 
+    @property
+    def navigations_abandoned(self) -> int:
+        """Navigations of the top frame that ended without a new document (browser/requests.py)."""
+        return self.page.requests.navigations_abandoned
+
     async def wait_for_load(
         self,
         since: int,
+        abandoned: int,
         timeout: float,  # noqa: ASYNC109 - the limit is passed on to the browser
     ) -> bool:
-        """Wait for a main-frame load after the `since`-th; False on timeout. (The check
-        and the listener are set up without yielding, so a load cannot slip between.)"""
-        while self.loads <= since:
-            try:
+        """Wait for a main-frame load after the `since`-th; False on timeout, or once more
+        than `abandoned` navigations were abandoned (a mailto: link, a download: no load
+        comes). (The check and the listener are set up without yielding, so a load cannot
+        slip between.)"""
+
+        async def loaded() -> None:
+            while self.loads <= since:
                 await self.playwright_page.wait_for_event("load", timeout=timeout * 1000)
-            except PlaywrightError:
-                return False
-        return True
+
+        load = asyncio.ensure_future(loaded())
+        gone = asyncio.ensure_future(self.page.requests.wait_abandoned(abandoned))
+        try:
+            await asyncio.wait({load, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not load.done():
+            load.cancel()
+            with contextlib.suppress(asyncio.CancelledError, PlaywrightError):
+                await load
+            return False
+        return load.exception() is None
 
     def _on_navigated(self, frame: object) -> None:
         if frame == self.playwright_page.main_frame:

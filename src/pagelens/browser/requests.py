@@ -1,6 +1,7 @@
 """The requests a tab has in flight, for settling (docs/actions.md, "Settling"); how
 many it made, for what an action did; and the last load of its top frame that failed,
-for what the error document stands for.
+for what the error document stands for; and the navigations of its top frame that
+ended without a document, so that nobody waits for their load.
 
 Counted from Playwright's request / requestfinished / requestfailed events, which every
 request of the page and its frames raises (a counter and a dict: cheap). Long-lived
@@ -18,11 +19,12 @@ from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
-from playwright.async_api import Request
+from playwright.async_api import Request, Response
 
 # Resource types that stay open by design, or that nothing on the page waits for.
 UNCOUNTED_TYPES = frozenset({"eventsource", "websocket", "media", "ping", "cspviolationreport", "prefetch"})
 LONG_AFTER_S = 2.0
+_NO_DOCUMENT_STATUSES = frozenset({204, 205})  # a navigation answered so stays where it was
 _FORGET_AFTER_S = 600.0  # a request neither finished nor failed by then is dropped from the books
 
 
@@ -42,18 +44,26 @@ class RequestsInFlight:
         self.finished = 0  # counted requests that finished or failed, ever: a change shows activity
         self.made = 0  # every request the page made, ever, counted or not
         self.navigations = 0  # of them, navigations of the top frame
+        # Of those, the ones that ended without a new document and with none other under
+        # way: a mailto: or tel: link (handed to another application), a download, a stop,
+        # an answer with no content (204, 205). No load follows them.
+        self.navigations_abandoned = 0
         self.failed_load: FailedLoad | None = None  # the last one
         self._started: dict[Request, float] = {}
+        self._navigating: set[Request] = set()  # top-frame navigations under way
+        self._abandoned = asyncio.Event()
         self._changed = asyncio.Event()
         self._load_failed = asyncio.Event()
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
         page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
 
     def _on_request(self, request: Request) -> None:
         self.made += 1
         if _navigates_top_frame(request):
             self.navigations += 1
+            self._navigating.add(request)
         if request.resource_type in UNCOUNTED_TYPES:
             return
         now = asyncio.get_running_loop().time()
@@ -63,15 +73,36 @@ class RequestsInFlight:
         self._changed.set()
 
     def _on_done(self, request: Request) -> None:
+        self._navigating.discard(request)
         if self._started.pop(request, None) is not None:
             self.finished += 1
             self._changed.set()
 
     def _on_failed(self, request: Request) -> None:
         if _navigates_top_frame(request):
-            self.failed_load = FailedLoad(request.url, (request.failure or "").removeprefix("net::"))
+            net_error = (request.failure or "").removeprefix("net::")
+            self.failed_load = FailedLoad(request.url, net_error)
             self._load_failed.set()
+            # Any other failure shows Chromium's error document, which loads.
+            if net_error == "ERR_ABORTED":
+                self._abandon(request)
         self._on_done(request)
+
+    def _on_response(self, response: Response) -> None:
+        if response.status in _NO_DOCUMENT_STATUSES and response.request in self._navigating:
+            self._abandon(response.request)
+
+    def _abandon(self, request: Request) -> None:
+        self._navigating.discard(request)
+        if not self._navigating:  # one that replaced it is still under way otherwise
+            self.navigations_abandoned += 1
+            self._abandoned.set()
+
+    async def wait_abandoned(self, since: int) -> None:
+        """Wait until more than `since` navigations have been abandoned."""
+        while self.navigations_abandoned <= since:
+            self._abandoned.clear()
+            await self._abandoned.wait()
 
     async def failed_load_of(self, url: str, timeout: float) -> FailedLoad | None:  # noqa: ASYNC109 - a wait, not a call
         """The recorded failure of the top frame's load of `url`, waited for `timeout`

@@ -167,6 +167,11 @@ over {LONG_AFTER_S:g} s is taken for a long-lived one (a response that keeps str
 poll, a server that never answers), without which every such page would wait the whole
 cap. A page that changes by itself, or polls its server, every few hundred milliseconds
 waits the whole cap.
+
+An element action that starts a navigation of the tab (a link, a form sent) waits for the
+new page's `load` (the navigation timeout at most), then settles it and returns its summary. A
+navigation that loads no document returns as soon as it ends: a `mailto:` or `tel:` link
+(another application's), a download, an answer with no content (204, 205).
 """
 
 
