@@ -197,6 +197,7 @@ async def test_an_element_re_rendered_between_observe_and_act_is_healed(session:
     stale = await session.interact({"action": "click", "element_id": seen["Remove 1"]})
     assert stale["success"] is False and stale["error"] == "stale_element"
     assert "Remove 2" in [c["name"] for c in stale["candidates"]]
+    assert stale["message"].startswith(f"element {seen['Remove 1']} (button 'Remove 1')"), stale["message"]
 
 
 async def test_an_id_from_another_page_is_not_trusted(session: Session, site: str) -> None:

@@ -83,7 +83,7 @@ async def heal(world: FrameWorld, prefix: str, old_id: str, was: Descriptor) -> 
     why = "several controls match" if found["status"] == "ambiguous" else "no control matches"
     raise ActionError(
         ErrorCode.STALE_ELEMENT,
-        f"element {old_id} ({was.role} {was.name!r}) is no longer on the page and {why}; "
+        f"element {old_id} ({canonical_role(was.role)} {was.name!r}) is no longer on the page and {why}; "
         "pick one of the candidates or take a fresh view",
         candidates=candidates,
     )
