@@ -126,7 +126,7 @@ async def test_requests_in_flight_are_counted_until_they_end(session: Session, s
 async def test_a_click_whose_navigation_loads_nothing_returns_at_once(session: Session, site: str, link: str) -> None:
     """A mailto: or tel: link (another application's), an answer with no content (204)
     and a download start a navigation of the tab that never loads a document: the click
-    does not wait the navigation timeout for it."""
+    does not wait the navigation timeout for it, and says what it downloaded."""
     await go(session, f"{site}elsewhere.html")
     started = time.monotonic()
     result = await session.interact({"action": "click", "selector": f"text={link}"})
@@ -135,6 +135,8 @@ async def test_a_click_whose_navigation_loads_nothing_returns_at_once(session: S
     assert result["url"] == f"{site}elsewhere.html"
     assert result["observations"]["url_changed"] is False
     assert "summary" not in result  # no page was landed on
+    # A download is named, so that an agent knows the click did something.
+    assert result["observations"].get("download") == ("report.csv" if link == "Download the report" else None)
 
 
 async def test_a_click_waits_for_a_slow_page_it_loads(session: Session, site: str) -> None:

@@ -277,6 +277,7 @@ class Observations(BaseModel):
     dom_mutated: bool = False
     network_requests: int = 0
     new_tab: str | None = None  # the id of a tab the action opened
+    download: str | None = None  # the file name of a download the action started
     dialog: DialogInfo | None = None
     element_found: bool = False
     recent_events: list[str] = Field(default_factory=list)  # toasts, alerts, aria-live text

@@ -2,7 +2,7 @@
 
 A `Watch` notes the tab's state before the input (address, document, request counters,
 tabs it opened) and starts a mutation log in the page; after the page settles it
-compares: url_changed, dom_mutated, network_requests, new_tab, dialog, recent_events
+compares: url_changed, dom_mutated, network_requests, new_tab, download, dialog, recent_events
 (the text of toasts, alerts and aria-live regions that appeared), has_errors and
 has_success.
 """
@@ -34,6 +34,7 @@ class Watch:
         self.loads = tab.loads
         self.abandoned = tab.navigations_abandoned
         self.popups = len(tab.popups)
+        self.downloads = len(tab.downloads)
         self._token: int | None = None
         self._doc: str | None = None
 
@@ -55,6 +56,7 @@ class Watch:
             url_changed=tab.playwright_page.url != self.url,
             network_requests=tab.requests - self.requests,
             new_tab=tab.popups[self.popups] if len(tab.popups) > self.popups else None,
+            download=tab.downloads[self.downloads] if len(tab.downloads) > self.downloads else None,
             element_found=element_found,
         )
         if tab.dialogs.pending:

@@ -8,6 +8,7 @@ import contextlib
 import itertools
 from collections.abc import Iterator
 
+from playwright.async_api import Download
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
@@ -35,6 +36,7 @@ class Tab:
         self.memory = ElementMemory()
         self.loads = 0  # main-frame load events
         self.popups: list[str] = []  # ids of tabs this one opened
+        self.downloads: list[str] = []  # file names of the downloads its pages started
         self.page = page
         self.last_url = "about:blank"
 
@@ -45,6 +47,7 @@ class Tab:
         pw.on("dialog", self.dialogs.on_dialog)
         pw.on("framenavigated", self._on_navigated)
         pw.on("load", self._on_load)
+        pw.on("download", self._on_download)
 
     @property
     def playwright_page(self) -> PlaywrightPage:
@@ -63,6 +66,9 @@ class Tab:
 
     def _on_load(self, _page: PlaywrightPage) -> None:
         self.loads += 1
+
+    def _on_download(self, download: Download) -> None:
+        self.downloads.append(download.suggested_filename)
 
     @property
     def navigations_abandoned(self) -> int:

@@ -68,7 +68,14 @@ RESULT_FIELDS = (
         "document (`frame` scopes a selector there)",
     ),
     ("`healed`, `old_id`, `new_id`, `candidates`", "a stale id", "see [ids.md](ids.md)"),
-    ("`observations`", "element actions, `handle_dialog`", "what the action visibly changed"),
+    (
+        "`observations`",
+        "element actions, `handle_dialog`",
+        "what the action visibly changed: `url_changed`, `dom_mutated`, `network_requests`, `element_found`, "
+        "`recent_events` (toasts, alerts, live-region text that appeared) with `has_errors` and `has_success`, "
+        "and when they happened the `new_tab` it opened, the `download` it started (the file name) and the "
+        "`dialog` it raised",
+    ),
 )
 
 
