@@ -15,6 +15,7 @@ from pagelens.actions import Session, tools
 from pagelens.actions.dialogs import DialogPolicy
 from pagelens.actions.session import SessionOptions
 from pagelens.actions.settle import SettlePolicy
+from pagelens.errors import NavigationError
 from tests.actions_helpers import go
 
 pytest_plugins = ["tests.actions_support"]  # the `site` and `session` fixtures
@@ -109,6 +110,25 @@ async def test_a_name_that_does_not_resolve_then_the_next_navigation_works(sessi
     # Chromium's error page arrives after the failure; it must not disturb what follows.
     after = await session.interact({"action": "navigate", "url": f"{site}book.html"})
     assert after["success"] is True and after["title"] == "Book"
+
+
+async def test_an_address_that_downloads_a_file_is_not_a_page(session: Session, site: str) -> None:
+    await go(session, f"{site}book.html")
+    result = await session.interact({"action": "navigate", "url": f"{site}report.csv"})
+    assert result["success"] is False
+    assert result["error"] == "not_a_page"
+    stays = f"the tab stays on {site}book.html"
+    assert result["message"] == f"{site}report.csv is a file to download (report.csv), not a page; {stays}"
+    after = await session.interact({"action": "navigate", "url": f"{site}choices.html"})
+    assert after["success"] is True and after["title"] == "Preferences"
+
+
+async def test_the_library_says_a_download_is_not_a_page(page: pagelens.Page, site: str) -> None:
+    """What the CLI and the Python API load with (Page.goto) says it in the same words."""
+    with pytest.raises(NavigationError) as failed:
+        await page.goto(f"{site}report.csv")
+    assert failed.value.code == "not_a_page"
+    assert failed.value.message == f"{site}report.csv is a file to download, not a page"
 
 
 @pytest.mark.parametrize(("path", "status"), [("no-such-page.html", 404), ("broken", 500), ("gone", 404)])

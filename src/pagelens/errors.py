@@ -51,6 +51,11 @@ class ErrorCode(StrEnum):
     NAVIGATION_FAILED = "navigation_failed", "The page did not load (see also Chromium's `err_*` codes)."
     NAVIGATION_TIMEOUT = "navigation_timeout", "The page did not load in time."
     NO_HISTORY = "no_history", "There is no page to go back or forward to."
+    NOT_A_PAGE = (
+        "not_a_page",
+        "The address is a file the browser downloads (a PDF, an archive), not a page it shows; the tab stays "
+        "where it was.",
+    )
 
     # Reading a page
     CAPTURE_FAILED = "capture_failed", "The engine could not compute the view."
@@ -224,6 +229,7 @@ def first_line(exc: BaseException) -> str:
 
 # The call a Playwright error names first ("Page.goto: ..."): not the user's call.
 _PLAYWRIGHT_CALL = re.compile(r"^[A-Z]\w*\.\w+: ")
+DOWNLOAD_STARTED = "Download is starting"  # Playwright's words for a navigation that became a download
 
 
 class NavigationError(PagelensError):
@@ -241,6 +247,8 @@ class NavigationError(PagelensError):
         "could not load URL: net::ERR_NAME_NOT_RESOLVED", without Playwright's wording
         around it ("Page.goto: ... at URL")."""
         text = str(exc)
+        if DOWNLOAD_STARTED in text:
+            return cls(f"{url} is a file to download, not a page", code=ErrorCode.NOT_A_PAGE)
         if reason := re.search(r"net::(ERR_[A-Z0-9_]+)", text):
             return cls.could_not_load(url, reason.group(0), reason.group(1).lower())
         if timeout := re.search(r"Timeout (\d+)ms exceeded", text):

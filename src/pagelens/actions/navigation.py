@@ -31,7 +31,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.browser.arrival import Arrival
 from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
-from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
+from pagelens.errors import DOWNLOAD_STARTED, CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
 SUMMARY_TIMEOUT_S = 3.0  # the summary's own limit, independent of the navigation's wait
 # What may be loaded; anything else (chrome:, view-source:, javascript:, ftp:, ...) is
@@ -39,6 +39,7 @@ SUMMARY_TIMEOUT_S = 3.0  # the summary's own limit, independent of the navigatio
 _WEB_SCHEMES = ("http", "https", "data")
 _INTERRUPTION_RETRIES = 2
 _ERROR_PAGE_WAIT_MS = 2000
+_DOWNLOAD_NAME_WAIT_MS = 1000
 _ARRIVAL_GRACE_S = 0.5  # on top of the arrival's limit: making the world, the last round trip
 _LOAD_CHECK_S = 0.1  # whether `load` has come, asked of the driver, which knows at once
 _MAX_URL_CHARS = 120
@@ -137,10 +138,13 @@ async def navigate(
 
 async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response | None:
     page = tab.playwright_page
+    downloads = len(tab.downloads)
     for attempt in range(_INTERRUPTION_RETRIES + 1):
         try:
             return await page.goto(address, wait_until="domcontentloaded", timeout=options.timeout * 1000)
         except PlaywrightError as exc:
+            if DOWNLOAD_STARTED in str(exc):
+                raise await _downloaded(tab, address, downloads) from exc
             interrupted = "interrupted by another navigation" in str(exc)
             if attempt == _INTERRUPTION_RETRIES or not interrupted:
                 if not interrupted:
@@ -151,6 +155,19 @@ async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response 
             with contextlib.suppress(PlaywrightError):
                 await page.wait_for_load_state("domcontentloaded", timeout=options.timeout * 1000)
     raise AssertionError("unreachable")
+
+
+async def _downloaded(tab: Tab, address: str, before: int) -> ActionError:
+    """The navigation to `address` became a download (the `before`-th of the tab's, or
+    later): no document, and no error page. Its file name comes a moment after."""
+    if len(tab.downloads) == before:
+        with contextlib.suppress(PlaywrightError):
+            await tab.playwright_page.wait_for_event("download", timeout=_DOWNLOAD_NAME_WAIT_MS)
+    saved = f" ({tab.downloads[-1]})" if len(tab.downloads) > before else ""
+    return ActionError(
+        ErrorCode.NOT_A_PAGE,
+        f"{address} is a file to download{saved}, not a page; the tab stays on {tab.playwright_page.url}",
+    )
 
 
 async def _error_page_committed(tab: Tab) -> None:
