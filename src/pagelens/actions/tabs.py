@@ -96,12 +96,8 @@ class Tab:
             await asyncio.wait({load, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
-        if not load.done():
-            load.cancel()
-            with contextlib.suppress(asyncio.CancelledError, PlaywrightError):
-                await load
-            return False
-        return load.exception() is None
+            load.cancel()  # nothing to a finished one
+        return load.done() and not load.cancelled() and load.exception() is None
 
     def _on_navigated(self, frame: object) -> None:
         if frame == self.playwright_page.main_frame:
