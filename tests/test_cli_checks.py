@@ -77,7 +77,14 @@ def test_bad_arguments_are_refused_before_any_browser_work(args: list[str], expe
     ],
 )
 def test_a_usage_error_is_one_typed_line_too(args: list[str]) -> None:
-    assert one_error_line(args).startswith("error: [invalid_request] ")
+    line = one_error_line(args)
+    assert line.startswith("error: [invalid_request] ")
+    assert "Value error" not in line  # the validator's own prefix says nothing to a user
+
+
+def test_a_bad_choice_names_the_choices() -> None:
+    line = one_error_line(["snapshot", str(EXAMPLE), "--mode", "bogus"])
+    assert line.startswith("error: [invalid_request] Invalid value for '--mode' / '-m': 'bogus' is not one of "), line
 
 
 def test_the_help_shows_no_value_for_a_flag() -> None:

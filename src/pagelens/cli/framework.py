@@ -40,7 +40,9 @@ class Group(_UntypedFlags, TyperGroup):
         try:
             status = super().main(*args, **kwargs)
         except typer.TyperException as exc:  # click's usage errors derive from it
-            print_error(ErrorCode.INVALID_REQUEST, " ".join(exc.format_message().split()))
+            # A choice typer checks with a validator says "Value error, ..." first: not the user's.
+            message = " ".join(exc.format_message().split()).replace(": Value error, ", ": ")
+            print_error(ErrorCode.INVALID_REQUEST, message)
             sys.exit(1)
         # Not standalone, typer returns what the command returned (None), or the status
         # of a typer.Exit.
