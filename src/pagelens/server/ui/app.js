@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { merge, renderChat } from "./chat.js";
 import { byId, h, fill } from "./dom.js";
-import { signIn } from "./login.js";
+import { explainSignIn, signIn } from "./login.js";
 import { renderScreen } from "./screen.js";
 import { renderSessions } from "./sessions.js";
 import { renderRun } from "./task.js";
@@ -27,13 +27,21 @@ const state = {
 };
 
 const main = async () => {
-  if (!api.token()) await signIn();
+  const signingIn = !api.token();
+  if (signingIn) await signIn();
   byId("app-view").hidden = false;
   byId("sign-out").hidden = false;
-  byId("sign-out").onclick = signOut;
+  if (signingIn) byId("task-input").focus(); // the sign-in form went: the focus would fall to the page's start
+  byId("sign-out").onclick = () => signOut();
   byId("task-form").onsubmit = start;
+  byId("task-input").onkeydown = sendOnEnter;
   byId("stop").onclick = stop;
   byId("new-task").onclick = () => byId("task-input").focus();
+  // The address holds the open session (#session=): the skip link moves the focus without changing it.
+  byId("skip").onclick = (event) => {
+    event.preventDefault();
+    byId("task-section").focus();
+  };
   await guarded(Promise.all([loadModels(), refreshSessions()]));
   const fromAddress = new URLSearchParams(location.hash.slice(1)).get("session");
   const first = fromAddress ?? state.sessions[0]?.sessionId;
@@ -45,16 +53,29 @@ const guarded = async (work, errorId = "task-error") => {
   try {
     return await work;
   } catch (problem) {
-    if (problem instanceof api.ApiError && problem.status === 401) signOut();
+    if (problem instanceof api.ApiError && problem.status === 401) signOut(TOKEN_REFUSED);
     byId(errorId).textContent = problem.message;
     return undefined;
   }
 };
 
-const signOut = () => {
+const TOKEN_REFUSED = "The daemon no longer takes that token (it restarted with another?): sign in again.";
+
+const signOut = (note = "") => {
+  if (note) explainSignIn(note);
   api.forgetToken();
   state.socket?.close();
   location.reload();
+};
+
+/** A WebSocket refused does not say why: a token the daemon no longer takes signs out,
+ * a daemon that is away is waited for. */
+const checkToken = async () => {
+  try {
+    await api.listModels();
+  } catch (problem) {
+    if (problem instanceof api.ApiError && problem.status === 401) signOut(TOKEN_REFUSED);
+  }
 };
 
 const loadModels = async () => {
@@ -92,7 +113,10 @@ const openSession = (id) => {
   state.socket = watch(id, {
     onOpen: () => guarded(catchUp(id)),
     onEvent: (event) => guarded(onEvent(event)),
-    onState: (connection) => (byId("connection").textContent = CONNECTION[connection]),
+    onState: (connection) => {
+      byId("connection").textContent = CONNECTION[connection];
+      if (connection === "offline") checkToken();
+    },
   });
 };
 
@@ -177,17 +201,31 @@ const onEvent = async (event) => {
   }
 };
 
+/** Enter starts the task, as in a chat; Shift+Enter makes a new line. */
+const sendOnEnter = (/** @type {KeyboardEvent} */ event) => {
+  if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  /** @type {HTMLFormElement} */ (byId("task-form")).requestSubmit();
+};
+
 const start = async (event) => {
   event.preventDefault();
   const form = /** @type {HTMLFormElement} */ (event.target);
   const data = new FormData(form);
   const button = /** @type {HTMLButtonElement} */ (byId("start"));
+  const task = String(data.get("task")).trim();
   byId("task-error").textContent = "";
-  button.disabled = true;
-  const run = await guarded(
-    api.startRun(String(data.get("task")).trim(), String(data.get("url") || "").trim() || null, String(data.get("model") || "") || null),
-  );
+  if (!task) {
+    // `required` lets blanks through; the daemon would answer in its own words.
+    byId("task-error").textContent = "Write a task first.";
+    byId("task-input").focus();
+    return;
+  }
+  const hadFocus = document.activeElement === button;
+  button.disabled = true; // a disabled button drops the focus: it gets it back below
+  const run = await guarded(api.startRun(task, String(data.get("url") || "").trim() || null, String(data.get("model") || "") || null));
   button.disabled = false;
+  if (hadFocus) button.focus();
   if (!run) return;
   /** @type {HTMLTextAreaElement} */ (byId("task-input")).value = "";
   openSession(run.sessionId);

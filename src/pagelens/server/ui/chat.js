@@ -2,7 +2,7 @@
 // grey, each step of the agent with its Thought (collapsible), its Action (a badge) and
 // its Observation (✅ / ❌). Messages are merged by id and ordered by sequenceNumber.
 
-import { h, fill } from "./dom.js";
+import { h, fill, keepingFocus } from "./dom.js";
 
 const opened = new Set(); // the thoughts the person unfolded, kept across re-renders
 const VERDICTS = new Set(["completed", "failed", "stopped"]);
@@ -16,27 +16,31 @@ export const merge = (messages, incoming) => {
 /** @param {HTMLElement} list @param {any[]} messages */
 export const renderChat = (list, messages) => {
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  fill(list, ...messages.map(turn));
+  keepingFocus(list, () => fill(list, ...messages.map(turn))); // an unfolded Thought keeps the focus
   if (atBottom) list.scrollTop = list.scrollHeight;
 };
 
 const turn = (message) => {
   const role = message.role ?? "assistant";
-  if (role === "user") return h("li", { className: "turn user" }, who("You"), h("p", { className: "bubble" }, message.content));
-  if (role === "system") return h("li", { className: "turn system" }, h("p", { className: "bubble" }, message.content));
+  const key = message.messageId;
+  if (role === "user") return h("li", { className: "turn user", "data-key": key }, who("You"), h("p", { className: "bubble" }, message.content));
+  if (role === "system") return h("li", { className: "turn system", "data-key": key }, h("p", { className: "bubble" }, message.content));
   if (VERDICTS.has(message.status)) {
+    const label = `${message.status.toUpperCase()}: `;
+    // The daemon writes a failed or stopped verdict as "FAILED: reason": the label says it once.
+    const text = message.content.startsWith(label) ? message.content.slice(label.length) : message.content;
     return h(
       "li",
-      { className: `turn assistant verdict ${message.status}` },
+      { className: `turn assistant verdict ${message.status}`, "data-key": key },
       who("Agent"),
-      h("p", { className: "bubble" }, h("strong", {}, `${message.status.toUpperCase()}: `), message.content),
+      h("p", { className: "bubble" }, h("strong", {}, label), text),
     );
   }
   const thought = message.metadata?.thought;
   const ok = message.status !== "failure";
   return h(
     "li",
-    { className: "turn assistant" },
+    { className: "turn assistant", "data-key": key },
     who("Agent"),
     h(
       "div",

@@ -4,6 +4,11 @@
 import { ApiError, listSessions, setToken, forgetToken } from "./api.js";
 import { byId } from "./dom.js";
 
+const NOTE_KEY = "pagelens.signInNote"; // why the page signed out, shown on the form after the reload
+
+/** Say on the next sign-in form why it is there (the page reloads in between). */
+export const explainSignIn = (note) => sessionStorage.setItem(NOTE_KEY, note);
+
 /** Show the form until a token works; resolves then. */
 export const signIn = () =>
   new Promise((resolve) => {
@@ -11,6 +16,8 @@ export const signIn = () =>
     const input = /** @type {HTMLInputElement} */ (byId("token"));
     const error = byId("login-error");
     byId("login-view").hidden = false;
+    error.textContent = sessionStorage.getItem(NOTE_KEY) ?? "";
+    sessionStorage.removeItem(NOTE_KEY);
     input.focus();
     form.onsubmit = async (event) => {
       event.preventDefault();

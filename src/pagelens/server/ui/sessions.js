@@ -1,7 +1,7 @@
 // The session list: newest first, each opened with its button and renamed inline (a
 // small form in place of its title; Enter saves, Escape gives up).
 
-import { h, fill } from "./dom.js";
+import { h, fill, itemOf, keepingFocus } from "./dom.js";
 
 let editing = null; // the id of the session being renamed
 let shown = null; // the latest arguments of renderSessions, to render again with
@@ -17,7 +17,7 @@ export const renderSessions = (list, sessions, openId, actions) => {
   // A list refreshed while the person types a new title keeps what they typed.
   const typing = list.querySelector("input");
   const typed = typing instanceof HTMLInputElement ? typing.value : null;
-  fill(list, ...sessions.map((session) => item(session, session.sessionId === openId, actions)));
+  keepingFocus(list, () => fill(list, ...sessions.map((session) => item(session, session.sessionId === openId, actions))));
   const input = list.querySelector("input");
   if (input instanceof HTMLInputElement) {
     if (typed !== null) input.value = typed;
@@ -29,10 +29,10 @@ const again = () => renderSessions(shown.list, shown.sessions, shown.openId, sho
 
 const item = (session, open, actions) => {
   const id = session.sessionId;
-  if (editing === id) return h("li", { className: "session editing" }, renameForm(session, actions));
+  if (editing === id) return h("li", { className: "session editing", "data-key": id }, renameForm(session, actions));
   return h(
     "li",
-    { className: open ? "session open" : "session" },
+    { className: open ? "session open" : "session", "data-key": id },
     h(
       "button",
       { type: "button", className: "open-session", "aria-current": open ? "true" : false, onclick: () => actions.onOpen(id) },
@@ -59,15 +59,16 @@ const item = (session, open, actions) => {
 const renameForm = (session, actions) => {
   const id = session.sessionId;
   const inputId = `rename-${id}`;
+  // The focus goes back to the session's own button: its rename button when given up.
   const done = (focusSelector) => {
     editing = null;
     again();
-    const button = document.querySelector(focusSelector);
+    const button = itemOf(shown.list, id)?.querySelector(focusSelector);
     if (button instanceof HTMLElement) button.focus();
   };
   const input = h("input", { id: inputId, name: "title", value: session.title, required: true, maxlength: 200 });
   input.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") done(`[aria-label="${CSS.escape(`Rename ${session.title}`)}"]`);
+    if (event.key === "Escape") done(".rename");
   });
   return h(
     "form",
@@ -77,13 +78,13 @@ const renameForm = (session, actions) => {
         event.preventDefault();
         const title = /** @type {HTMLInputElement} */ (input).value.trim();
         if (title) await actions.onRename(id, title);
-        done(".session.open .open-session");
+        done(".open-session");
       },
     },
     h("label", { for: inputId, className: "visually-hidden" }, `New title for ${session.title}`),
     input,
     h("button", { type: "submit" }, "Save"),
-    h("button", { type: "button", onclick: () => done(".session.open .open-session") }, "Cancel"),
+    h("button", { type: "button", onclick: () => done(".rename") }, "Cancel"),
   );
 };
 
