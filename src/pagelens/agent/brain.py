@@ -10,11 +10,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, Entry, History, message_tokens
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, MIN_RESULT_TOKENS, Entry, History, message_tokens
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import Completion, Done, Message, TextDelta, ToolCall, ToolDefinition, Usage
 from pagelens.agent.plan import Plan
 from pagelens.agent.prompts import SYSTEM_PROMPT, fence, new_fence_tag, task_message
+from pagelens.errors import InvalidRequestError
 from pagelens.tokens import to_json
 
 NUDGE = "Call one of your tools: carry on with the plan, or finish(result) if the task is done, or fail(reason)."
@@ -85,6 +86,12 @@ class Brain:
             self.plan, self.usage, self.fence_tag, self._calls = Plan(), Usage(), new_fence_tag(), 0
             self.history.add(_SYSTEM, tokens=_system_tokens())
             self.history.add(Message(role="user", content=task_message(task, url)))
+            if self.history.result_cap() < MIN_RESULT_TOKENS:
+                # Every request carries the task whole: one this long leaves no room to work.
+                raise InvalidRequestError(
+                    f"the task is {self.history.entries[-1].tokens:,} tokens, too long for requests of "
+                    f"{request_budget:,}: shorten it"
+                )
         else:
             self.plan, self.usage, self.fence_tag, self._calls = state.plan, state.usage, state.fence_tag, state.calls
             self.history.entries = [Entry(e.message, e.tokens, e.stub, e.cut) for e in state.entries]
@@ -141,12 +148,16 @@ class Brain:
         return completion
 
     def observe(self, call: ToolCall, data: dict[str, Any], *, on_cut: Callable[[], None] | None = None) -> None:
-        """A tool's result, fenced as data, answering `call`."""
-        self.history.add(
-            Message(role="tool", tool_call_id=call.id, name=call.name, content=self._fenced(call.name, data)),
-            stub=self._fenced(call.name, _stub(data)),
-            on_cut=on_cut,
-        )
+        """A tool's result, fenced as data, answering `call`; one too big for a request
+        (a script's output, a view asked with a large max_tokens) comes shortened."""
+        message = Message(role="tool", tool_call_id=call.id, name=call.name, content=self._fenced(call.name, data))
+        tokens, cap = message_tokens(message), self.history.result_cap()
+        if tokens > cap:
+            message, tokens = self._shortened(message, data, tokens, cap)
+            if on_cut is not None:  # the model never read the whole result
+                on_cut()
+                on_cut = None
+        self.history.add(message, stub=self._fenced(call.name, _stub(data)), on_cut=on_cut, tokens=tokens)
 
     def record_call(self, call: ToolCall) -> None:
         """A call made on the model's behalf (the run's opening navigation)."""
@@ -166,6 +177,25 @@ class Brain:
 
     def _fenced(self, tool: str, data: dict[str, Any]) -> str:
         return fence(tool, to_json(data), self.fence_tag)
+
+    def _shortened(self, message: Message, data: dict[str, Any], tokens: int, cap: int) -> tuple[Message, int]:
+        """`message` with the start of its result's JSON as one string, cut to `cap` tokens."""
+        assert message.name is not None
+        text, full = to_json(data), tokens
+        size = len(text)
+        while True:
+            size = int(size * 0.9 * cap / tokens)  # tokens are not characters: aim low, check
+            shortened = {
+                **_stub(data),
+                "cut": f"this result was {full:,} tokens, more than the {cap:,} one result may take; "
+                "`partial` is its start. Ask for less (a query, max_tokens, a page of the view, code that "
+                "returns less)",
+                "partial": text[:size],
+            }
+            message = message.model_copy(update={"content": self._fenced(message.name, shortened)})
+            tokens = message_tokens(message)
+            if tokens <= cap or size == 0:
+                return message, tokens
 
 
 def _stub(data: dict[str, Any]) -> dict[str, Any]:

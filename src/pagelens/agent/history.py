@@ -16,9 +16,11 @@ from pagelens.tokens import count_tokens, to_json
 
 DEFAULT_REQUEST_BUDGET = 24_000
 KEEP_RECENT_RESULTS = 2  # the newest tool results are never cut: the model is acting on them
+# A task must leave at least this much of a request to each of the newest results.
+MIN_RESULT_TOKENS = 1_000
 # Each wire wraps tools and messages in JSON of its own that this count does not see (a few
 # percent on OpenAI's): compact to a little under the budget.
-_WIRE_MARGIN = 0.95
+WIRE_MARGIN = 0.95
 _PER_MESSAGE = 4  # the role and framing every message costs
 
 
@@ -35,6 +37,15 @@ class Entry:
 def _json_tokens(text: str) -> int:
     """The tokens of a tool list: the same few lists come back on every request."""
     return count_tokens(text)
+
+
+def clip_tokens(text: str, limit: int) -> str:
+    """The start of `text` in at most `limit` tokens."""
+    size, tokens = len(text), count_tokens(text)
+    while tokens > limit and size > 0:
+        size = int(size * 0.95 * limit / tokens)  # tokens are not characters: aim low, check
+        tokens = count_tokens(text[:size])
+    return text[:size]
 
 
 def message_tokens(message: Message) -> int:
@@ -66,13 +77,20 @@ class History:
     def tokens(self) -> int:
         return self.tools_tokens + sum(entry.tokens for entry in self.entries)
 
+    def result_cap(self) -> int:
+        """The most tokens one tool result may take. The newest results stay whole, so each
+        gets an equal share of what the tools, the system prompt and the task leave, with
+        one share more for the model's own turns and the stubs of older results."""
+        kept = sum(entry.tokens for entry in self.entries[: self.kept])
+        return (int(self.budget * WIRE_MARGIN) - self.tools_tokens - kept) // (KEEP_RECENT_RESULTS + 1)
+
     def messages(self) -> list[Message]:
         """The request's messages, compacted to fit the budget."""
         self._compact()
         return [entry.message for entry in self.entries]
 
     def _compact(self) -> None:
-        target = int(self.budget * _WIRE_MARGIN)
+        target = int(self.budget * WIRE_MARGIN)
         results = [i for i, e in enumerate(self.entries) if e.message.role == "tool" and e.stub is not None]
         for index in results[: max(len(results) - KEEP_RECENT_RESULTS, 0)]:
             if self.tokens() <= target:
@@ -80,6 +98,12 @@ class History:
             self._cut(self.entries[index])
         while self.tokens() > target and self._drop_oldest_step():
             pass
+        # Results are capped as they arrive, so only long turns of the model get here: the
+        # budget is the promise, even the newest results give way.
+        for entry in [e for e in self.entries if e.message.role == "tool"]:
+            if self.tokens() <= target:
+                return
+            self._cut(entry)
 
     def _cut(self, entry: Entry) -> None:
         if entry.cut or entry.stub is None:

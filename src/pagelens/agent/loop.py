@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
@@ -56,6 +57,13 @@ class Limits:
     token_limit: int | None = None  # input plus output tokens over the whole run
     request_budget: int = DEFAULT_REQUEST_BUDGET  # tokens in any one request
     max_output_tokens: int | None = None  # None: the model's configuration (2048 by default)
+
+    def __post_init__(self) -> None:
+        # A limit of 0 or less would end the run before it began, as if the task had failed.
+        for name in ("max_steps", "time_limit_s", "token_limit", "request_budget", "max_output_tokens"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise InvalidRequestError(f"Limits.{name} must be positive, not {value!r}")
 
 
 class _End(Exception):
@@ -155,7 +163,13 @@ class _Run:
             max_output_tokens=self.limits.max_output_tokens,
         )
         self.context = ToolContext(
-            session, self.brain.plan, skills=skills, model=model, headed=not agent.headless, picker=agent.picker
+            session,
+            self.brain.plan,
+            skills=skills,
+            model=model,
+            headed=not agent.headless,
+            picker=agent.picker,
+            request_budget=self.limits.request_budget,
         )
         self.task, self.url = task, url
         self.steps: list[StepRecord] = []
@@ -219,13 +233,11 @@ class _Run:
         if opening:  # the loop's own first navigation, shown to the model as a call of its own
             self.brain.record_call(call)
         if call.invalid_arguments is not None:
-            output = ToolOutput.failure(
-                InvalidRequestError(
-                    f"the arguments of {call.name} were not a JSON object: {call.invalid_arguments[:200]}"
-                )
-            )
+            output = ToolOutput.failure(InvalidRequestError(_not_an_object(call)))
         else:
             output = await self._guarded(run_tool(self.context, self.tools, call.name, call.arguments))
+        if output.usage is not None:  # the run's model, asked by the tool: the run's tokens too
+            self.brain.usage = self.brain.usage + output.usage
         self.seen_url = self.session.tabs.active_url()
         step = StepRecord(
             index=index,
@@ -321,6 +333,19 @@ class _Run:
             result = self.on_event(event)
             if result is not None:
                 asyncio.ensure_future(result)
+
+
+def _not_an_object(call: ToolCall) -> str:
+    """Why a call's arguments were refused, without repeating them: they may hold what it
+    typed (a password), and the model has its own call before it anyway."""
+    try:
+        parsed = json.loads(call.invalid_arguments or "")
+    except json.JSONDecodeError as exc:
+        why = f"{exc.msg} at character {exc.pos}"
+    else:
+        kinds = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+        why = f"{kinds.get(type(parsed), 'null')}, not an object"
+    return f"the arguments of {call.name} are not a JSON object ({why}): send them again as one"
 
 
 def _observation(tool: str, output: ToolOutput) -> str:

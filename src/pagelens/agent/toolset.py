@@ -18,8 +18,9 @@ from pagelens.actions import tools as action_tools
 from pagelens.actions.models import AnalyzeRequest, InteractRequest
 from pagelens.actions.schemas import input_schema, parse_arguments
 from pagelens.actions.session import Session
+from pagelens.agent.history import DEFAULT_REQUEST_BUDGET
 from pagelens.agent.llm.base import ChatModel
-from pagelens.agent.llm.messages import ToolDefinition
+from pagelens.agent.llm.messages import ToolDefinition, Usage
 from pagelens.agent.plan import Plan, PlanParams
 from pagelens.agent.skills import SkillParams, Skills, skill
 from pagelens.agent.tools import (
@@ -67,6 +68,7 @@ class ToolOutput:
     ok: bool = True
     end: Literal["finish", "fail"] | None = None
     view_key: str | None = None  # the view whose hash was remembered (see ToolContext.view_hashes)
+    usage: Usage | None = None  # what the tool's own model calls cost (summarize)
 
     @classmethod
     def failure(cls, exc: PagelensError, **extra: Any) -> ToolOutput:
@@ -87,6 +89,7 @@ class ToolContext:
     # Hashes of the views the model can still read in its history, by what was asked:
     # asking again for the same view sends only {unchanged: true} when it still matches.
     view_hashes: dict[str, str] = field(default_factory=dict)
+    request_budget: int = DEFAULT_REQUEST_BUDGET  # tokens in any one request of a tool's own (summarize)
 
 
 Run = Callable[[ToolContext, Any], Awaitable[ToolOutput]]
@@ -202,8 +205,11 @@ async def _debugger(ctx: ToolContext, params: DebuggerParams) -> ToolOutput:
 
 
 async def _summarize(ctx: ToolContext, request: SummarizeRequest) -> ToolOutput:
-    result = await summarize(request, ctx.session.browser, ctx.model)
-    return ToolOutput({"success": True, **result.model_dump(mode="json")})
+    spent: list[Usage] = []
+    result = await summarize(
+        request, ctx.session.browser, ctx.model, request_budget=ctx.request_budget, on_usage=spent.append
+    )
+    return ToolOutput({"success": True, **result.model_dump(mode="json")}, usage=sum(spent, Usage()))
 
 
 async def _finish(ctx: ToolContext, params: FinishParams) -> ToolOutput:

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, cast
 
 import anthropic
+import httpx2
 from anthropic import types
 from anthropic.types import (
     InputJSONDelta,
@@ -20,7 +21,7 @@ from anthropic.types import (
 )
 
 from pagelens.agent.llm.base import PartialCall, StreamingModel, assembled
-from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
+from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status, lost_stream
 from pagelens.agent.llm.messages import Message, StreamEvent, TextDelta, ToolDefinition, Usage
 from pagelens.agent.llm.models import ModelConfig
 
@@ -83,6 +84,12 @@ class AnthropicChatModel(StreamingModel):
                         )
         except anthropic.APIError as exc:
             raise self._error(exc) from exc
+        except httpx2.TransportError as exc:  # during the body: the SDK maps only what comes before it
+            raise lost_stream(self.config, exc) from exc
+        if stop_reason is None:
+            # Taken as an answer, this would be an empty or half one: the run would end as
+            # if the model had stopped calling tools.
+            raise ModelError(f"{self.config.id} at {self.config.base_url} ended its answer before its stop reason")
         yield assembled(text, calls, usage, stop_reason)
 
     async def aclose(self) -> None:
@@ -121,6 +128,8 @@ def wire_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str, Any]
             continue
         role = "assistant" if message.role == "assistant" else "user"
         blocks = _blocks(message)
+        if not blocks:  # an answer with neither text nor calls: the API refuses an empty turn
+            continue
         if turns and turns[-1]["role"] == role:
             turns[-1]["content"].extend(blocks)
         else:

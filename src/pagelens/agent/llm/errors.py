@@ -3,7 +3,14 @@ status, so the agent loop matches on one `code` whichever provider it talks to."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import httpx2
+
 from pagelens.errors import ErrorCode, PagelensError
+
+if TYPE_CHECKING:
+    from pagelens.agent.llm.models import ModelConfig
 
 
 class ModelError(PagelensError):
@@ -50,6 +57,14 @@ class ModelNotFoundError(ModelError):
 
 class ModelBadRequestError(ModelError):
     code = ErrorCode.MODEL_BAD_REQUEST
+
+
+def lost_stream(config: ModelConfig, exc: Exception) -> ModelUnavailableError:
+    """A streamed answer that stalled past the timeout or whose connection broke."""
+    where = f"{config.id} at {config.base_url}"
+    if isinstance(exc, httpx2.TimeoutException):
+        return ModelUnavailableError(f"{where} stopped streaming its answer for more than {config.timeout:g} s")
+    return ModelUnavailableError(f"{where} broke off its answer: {exc or type(exc).__name__}")
 
 
 def error_for_status(status: int, message: str) -> ModelError:

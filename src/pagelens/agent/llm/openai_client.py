@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import openai
 from pydantic_core import from_json
 
 from pagelens.agent.llm.base import PartialCall, StreamingModel, assembled
-from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status
+from pagelens.agent.llm.errors import ModelError, ModelUnavailableError, error_for_status, lost_stream
 from pagelens.agent.llm.messages import (
     Message,
     StreamEvent,
@@ -50,11 +52,12 @@ class OpenAIChatModel(StreamingModel):
         calls: dict[int, PartialCall] = {}
         usage = Usage()
         stop_reason: str | None = None
+        stream, kind = _Stream(), "no content type"
         try:
             # The chunks as plain JSON: the SDK would build a typed object of each, which
             # takes longer than everything else the daemon does with a reply.
             async with self._client.chat.completions.with_streaming_response.create(**params) as response:
-                async for chunk in self._chunks(response.iter_lines()):
+                async for chunk in self._chunks(response.iter_lines(), stream):
                     if chunk.get("usage"):
                         counts = chunk["usage"]
                         usage = Usage(
@@ -67,18 +70,27 @@ class OpenAIChatModel(StreamingModel):
                             text.append(delta["content"])
                             yield TextDelta(text=delta["content"])
                         for part in delta.get("tool_calls") or []:
-                            index = part.get("index", 0)
-                            call = calls.setdefault(index, PartialCall(id=f"call_{index}"))
-                            call.id = part.get("id") or call.id
+                            call = stream.call(calls, part)
                             function = part.get("function") or {}
                             call.name += function.get("name") or ""
                             call.arguments += function.get("arguments") or ""
                         stop_reason = choice.get("finish_reason") or stop_reason
+                kind = response.headers.get("content-type") or kind
         except openai.APIError as exc:
             raise self._error(exc) from exc
+        except httpx2.TransportError as exc:  # during the body: the SDK maps only what comes before it
+            raise lost_stream(self.config, exc) from exc
+        if not stream.done and stop_reason is None:
+            # Taken as an answer, this would be an empty or half one: the run would end as
+            # if the model had stopped calling tools.
+            where = f"{self.config.id} at {self.config.base_url}"
+            if not stream.events:
+                sent = f"{stream.other[:200]!r}" if stream.other else "nothing"
+                raise ModelError(f"{where} answered with {kind}, not a stream of events: {sent}")
+            raise ModelError(f"{where} ended its stream before the answer was complete")
         yield assembled(text, calls, usage, stop_reason)
 
-    async def _chunks(self, lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
+    async def _chunks(self, lines: AsyncIterator[str], stream: _Stream) -> AsyncIterator[dict[str, Any]]:
         """The JSON of each server-sent event but `[DONE]`; an event that carries an
         `error` (a failure after the stream began) raises it. The body is read to its
         end, after `[DONE]` too, so that its connection goes back to the pool."""
@@ -87,11 +99,20 @@ class OpenAIChatModel(StreamingModel):
             if line.startswith("data:"):
                 data.append(line[5:].removeprefix(" "))
             elif not line and data:  # the end of an event (its other fields and comments do not count)
-                if data != ["[DONE]"]:
-                    yield self._chunk("\n".join(data))
+                if (chunk := self._event(data, stream)) is not None:
+                    yield chunk
                 data = []
-        if data and data != ["[DONE]"]:  # a last event the server did not end with a blank line
-            yield self._chunk("\n".join(data))
+            elif len(stream.other) < 200:  # what a server that does not stream sent instead
+                stream.other += line
+        if data and (chunk := self._event(data, stream)) is not None:  # a last event without its blank line
+            yield chunk
+
+    def _event(self, data: list[str], stream: _Stream) -> dict[str, Any] | None:
+        stream.events += 1
+        if data == ["[DONE]"]:
+            stream.done = True
+            return None
+        return self._chunk("\n".join(data))
 
     def _chunk(self, text: str) -> dict[str, Any]:
         where = f"{self.config.id} at {self.config.base_url}"
@@ -144,6 +165,33 @@ class OpenAIChatModel(StreamingModel):
         if isinstance(exc, openai.APIStatusError):
             return error_for_status(exc.status_code, f"{where} answered {exc.status_code}: {detail}")
         return ModelError(f"{where} failed: {detail}")
+
+
+@dataclass
+class _Stream:
+    """What a streamed answer held besides its chunks: whether it ended with `[DONE]`."""
+
+    events: int = 0
+    done: bool = False
+    other: str = ""  # the start of any text that was no event
+    slots: dict[int, int] = field(default_factory=dict)  # the server's index of a call → its place in `calls`
+    named: set[int] = field(default_factory=set)  # the places whose id the server gave
+
+    def call(self, calls: dict[int, PartialCall], part: dict[str, Any]) -> PartialCall:
+        """The call a tool-call delta is part of. Some compatible servers (Ollama) send no
+        index, or 0 for every call of an answer: a delta with another id starts a new call."""
+        index = part.get("index")
+        slot = self.slots.get(index, index) if isinstance(index, int) else max(calls, default=0)
+        call_id = part.get("id")
+        if call_id and slot in self.named and calls[slot].id != call_id:
+            slot = max(calls) + 1
+            if isinstance(index, int):
+                self.slots[index] = slot
+        call = calls.setdefault(slot, PartialCall(id=f"call_{slot}"))
+        if call_id:
+            call.id = call_id
+            self.named.add(slot)
+        return call
 
 
 def wire_message(message: Message) -> dict[str, Any]:
