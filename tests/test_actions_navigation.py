@@ -93,6 +93,14 @@ async def test_restricted_urls_are_refused(session: Session, url: str) -> None:
     assert "summary" not in result
 
 
+@pytest.mark.parametrize("url", ["http://", "https:///path", "http://[::1"])
+async def test_an_address_without_a_host_is_refused(session: Session, url: str) -> None:
+    result = await session.interact({"action": "navigate", "url": url})
+    assert result["success"] is False
+    assert result["error"] == "invalid_request"
+    assert result["message"] == f"cannot navigate to {url}: it names no host"
+
+
 async def test_a_refused_connection(session: Session) -> None:
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -78,10 +78,19 @@ def check_url(url: str, *, allow_file_urls: bool, base: str = "") -> str:
         url = ("http://" if _LOOPBACK_RE.match(url) else "https://") + url
         match = _SCHEME_RE.match(url)
     scheme = match.group(1).lower() if match else ""
+    if scheme in ("http", "https") and not _host_of(url):
+        raise ActionError(ErrorCode.INVALID_REQUEST, f"cannot navigate to {url}: it names no host")
     if scheme in _WEB_SCHEMES or url.lower() == "about:blank" or (scheme == "file" and allow_file_urls):
         return url
     what = "local files" if scheme == "file" else f"{scheme}: addresses"
     raise ActionError(ErrorCode.RESTRICTED_URL, f"cannot navigate to {url}: {what} are not allowed")
+
+
+def _host_of(url: str) -> str:
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # an unclosed IPv6 bracket
+        return ""
 
 
 async def take_summary(
