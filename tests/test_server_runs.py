@@ -113,6 +113,7 @@ async def test_a_run_stopped_through_another_daemon_ends_stopped(
                 events = await events_until(websocket, "run_finished")
             final = (await http_second.get(f"/api/runs/{run['id']}")).json()
     assert events[-1]["status"] == "STOPPED" and final["status"] == "STOPPED"
+    assert final["result"] == "stopped by the user"
 
 
 async def test_bad_runs_are_refused_with_their_reasons(database_url: str, model_env: Callable[..., None]) -> None:
@@ -142,6 +143,7 @@ async def test_shutting_down_stops_the_runs_it_carries(
         async with running_daemon(config(database_url), TOKEN) as again, client(again.base_url) as http:
             final = (await http.get(f"/api/runs/{run['id']}")).json()
     assert final["status"] == "STOPPED"
+    assert final["result"] == "the daemon shut down"  # nobody pressed Stop
 
 
 async def finished(http: httpx.AsyncClient, run_id: str) -> dict[str, Any]:

@@ -45,6 +45,7 @@ T = TypeVar("T")
 EventHandler = Callable[[AgentEvent], Awaitable[None] | None]
 # The model may answer in text once; a second time in a row the run ends (no_tool_call).
 MAX_TEXT_ONLY_REPLIES = 2
+STOPPED_BY_USER = "stopped by the user"  # a stop's reason unless its caller gives one
 # Typed values stay out of reports and terminals unless asked for (docs/privacy.md).
 _VALUE_ARGUMENTS = ("text", "value")
 _REDACTED = "•••"
@@ -91,11 +92,13 @@ class Agent:
     picker: ElementPicker | None = None
     tools: Sequence[str] = tuple(TOOLS)
     _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+    _stop_reason: str = field(default=STOPPED_BY_USER, init=False, repr=False)
 
-    def stop(self) -> None:
-        """End the running task at the next safe point (STOPPED); a model call or tool
-        under way is cancelled. A stop that comes before the run begins (while its
-        browser starts) ends it at its first."""
+    def stop(self, reason: str = STOPPED_BY_USER) -> None:
+        """End the running task at the next safe point (STOPPED, `reason` the report's); a
+        model call or tool under way is cancelled. A stop that comes before the run begins
+        (while its browser starts) ends it at its first."""
+        self._stop_reason = reason
         self._stop.set()
 
     async def run(self, task: str, *, url: str | None = None, on_event: EventHandler | None = None) -> RunReport:
@@ -283,7 +286,7 @@ class _Run:
 
     def _check_budgets(self) -> None:
         if self.agent._stop.is_set():
-            raise _End("STOPPED", ErrorCode.RUN_STOPPED, "stopped by the user")
+            raise _End("STOPPED", ErrorCode.RUN_STOPPED, self.agent._stop_reason)
         if len(self.steps) >= self.limits.max_steps:
             raise _End(
                 "FAILED", ErrorCode.STEP_BUDGET_EXHAUSTED, f"the task was not done in {self.limits.max_steps} steps"

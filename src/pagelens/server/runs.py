@@ -253,7 +253,7 @@ async def stop_all(state: Daemon) -> None:
     """On shutdown: every run this daemon carries out stops (STOPPED) and is waited for."""
     running = list(_running(state).values())
     for _worker, agent in running:
-        agent.stop()
+        agent.stop("the daemon shut down")
     for worker, _agent in running:
         try:
             await asyncio.wait_for(asyncio.shield(worker), STOP_WAIT_S)
