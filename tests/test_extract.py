@@ -103,6 +103,56 @@ async def test_a_listing_the_libraries_cannot_read_is_the_page_as_the_reader_see
             assert chrome not in result.content
 
 
+# Skip links as pages put them at the top of the body: a list of them, one in German, and
+# one in Finnish (no phrase pagelens knows) hidden until focused; then one that is no
+# skip link, further down the content.
+SKIP_LINKS = """
+  <style>
+    .jump { position: absolute; left: -10000px; }
+    .jump:focus { left: 0; }
+  </style>
+  <ul class="accessibility">
+    <li><a href="#main">Skip to main content</a></li>
+    <li><a href="#nav">Zur Navigation springen</a></li>
+  </ul>
+  <a class="jump" href="#main">Siirry sisältöön</a>
+"""
+SKIP_LINK_TEXTS = ("Skip to main content", "Zur Navigation springen", "Siirry sisältöön")
+LATER_LINK = '<p><a href="#reviews">Jump to the reviews</a> of each of them.</p>'
+
+
+def with_skip_links(fixture: Path, directory: Path) -> tuple[str, str]:
+    """The fixture with a later in-page link in its content, without and with skip links
+    at the top; the latter written into `directory`."""
+    without = fixture.read_text(encoding="utf-8").replace("</h1>", "</h1>" + LATER_LINK, 1)
+    html = without.replace("<body>", "<body>" + SKIP_LINKS, 1)
+    (directory / fixture.name).write_text(html, encoding="utf-8")
+    return without, html
+
+
+@pytest.mark.parametrize(("fixture", "strategy"), [(LISTING, "page"), (ARTICLE, "consensus")])
+async def test_skip_links_at_the_top_of_the_page_are_not_content(
+    page: pagelens.Page, tmp_path: Path, fixture: Path, strategy: str
+) -> None:
+    """ "Skip to main content" and its kind are the page's navigation: left out whether a
+    phrase or their being hidden until focused says what they are, the list holding
+    them too; an in-page link with such words further down, in the content, stays."""
+    without, html = with_skip_links(fixture, tmp_path)
+    with pagelens.serve_directory(tmp_path) as base:
+        await page.goto(base + fixture.name)
+        live = await pagelens.extract(page)
+    offline = await pagelens.extract(html, base_url="https://shop.example/list/")
+    for result in (live, offline):
+        assert result.strategy == strategy
+        for text in SKIP_LINK_TEXTS:
+            assert text not in result.content
+        assert not result.content.startswith("-"), result.content[:200]  # no list left of them
+        assert "[Jump to the reviews](" in result.content
+    plain = await pagelens.extract(without, base_url="https://shop.example/list/")
+    assert offline.content == plain.content
+    assert offline.pruned.landmark == plain.pruned.landmark + len(SKIP_LINK_TEXTS)
+
+
 def test_a_blurb_said_under_every_result_is_not_more_of_the_page_read() -> None:
     """A result page where trafilatura, the library read, takes the sponsor's blurb
     under five results for the content: 60 words of the page's 1,000, said once 12, so

@@ -15,7 +15,9 @@ and never a caption or a block repeated on the page (carousels and slideshows re
 When one library found next to nothing (a share of the other's words or less) there is
 nobody to agree with, and the other's output stands; when trafilatura holds more text
 the trimmed article lacks than the article keeps (times a ratio), readability picked
-the wrong container and trafilatura's content is used.
+the wrong container and trafilatura's content is used. Otherwise the trimmed article
+gets back the containers readability left out beside one it kept, of its kind (product
+cards), with their blocks trafilatura holds.
 
 When what they found is next to none of the page's readable text (a twentieth of its
 words or less), the page is not an article they can read: a listing, a search page, a
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from copy import deepcopy as copy_element
 from dataclasses import dataclass
 from typing import Literal
 
@@ -125,10 +128,155 @@ def _libraries_choice(readings: Readings, rules: Rules) -> Choice:
     missing = Counter(w for line in lines for w in words(line)) - kept
     if missing.total() > rules.wrong_container * kept.total():
         return Choice("trafilatura", readings.trafilatura_article)
+    assert root is not None  # the article has words by now
+    groups = _sibling_groups(readings.document, {_kind(e)[1] for e in root.iterdescendants()} - {""})
+    counterparts = _counterparts(root, groups, rules.supported)
     for block, k in zip(blocks, keep, strict=True):
         if not k:
             _drop_own_content(block.element)
+    _add_siblings(root, groups, counterparts, missing, rules.supported)
     return Choice("consensus", lxml.html.tostring(root, encoding="unicode"))
+
+
+# ---- siblings of a kept block's kind
+#
+# readability-lxml weighs each sibling of its chosen block on its own and leaves out one
+# that scores low: the second of two product cards, a story's segment cut by an ad slot.
+# Containers of one kind (same tag and class under one parent, and the same kinds of
+# blocks inside) are what a template repeats; one of them that trafilatura's text holds,
+# beside one that was kept, is content too.
+
+_Kind = tuple[str, str]  # tag, class
+
+
+def _kind(element: HtmlElement) -> _Kind:
+    return element.tag, " ".join((element.get("class") or "").split())
+
+
+def _holds_blocks(element: HtmlElement) -> bool:
+    # A paragraph-like sibling readability-lxml judges by its text; a container only by
+    # a score that a short one never gets.
+    return any(child.tag in BLOCK_TAGS for child in element.iterdescendants())
+
+
+def _sibling_groups(page: HtmlElement | None, classes: set[str]) -> dict[str, list[list[HtmlElement]]]:
+    """The page's runs of two or more containers of one kind under one parent, whose
+    class is one of `classes` (the article's), by class."""
+    body = page.find("body") if page is not None else None
+    if body is None or not classes:
+        return {}
+    runs: dict[tuple[HtmlElement | None, str, str], list[HtmlElement]] = {}
+    for element in body.iter(*BLOCK_TAGS):
+        raw = element.get("class")
+        if raw and (named := " ".join(raw.split())) in classes:
+            runs.setdefault((element.getparent(), element.tag, named), []).append(element)
+    groups: dict[str, list[list[HtmlElement]]] = {}
+    for (_, _, named), members in runs.items():
+        containers = [m for m in members if _holds_blocks(m)]
+        if len(containers) > 1:
+            groups.setdefault(named, []).append(containers)
+    return groups
+
+
+def _counterparts(
+    article: HtmlElement, groups: dict[str, list[list[HtmlElement]]], share: float
+) -> dict[HtmlElement, HtmlElement]:
+    """For each page container of a group that the article holds, its element in the
+    article: the one of its class holding most of the words (readability-lxml may turn a
+    <div> into a <p> and cleans a little inside)."""
+    found: dict[HtmlElement, HtmlElement] = {}
+    said: dict[HtmlElement, Counter[str]] = {}  # each member's words, counted once
+    for element in article.iterdescendants():
+        tag, classes = _kind(element)
+        if classes not in groups:
+            continue
+        own = Counter(words(element.text_content()))
+        best, best_common = None, 0
+        for member in (m for run in groups[classes] for m in run):
+            if member in found or not (member.tag == tag or (member.tag, tag) == ("div", "p")):
+                continue
+            if member not in said:
+                said[member] = Counter(words(member.text_content()))
+            common = (said[member] & own).total()
+            if common > best_common:
+                best, best_common = member, common
+        if best is not None and best_common >= share * own.total():
+            found[best] = element
+    return found
+
+
+def _add_siblings(
+    article: HtmlElement,
+    groups: dict[str, list[list[HtmlElement]]],
+    counterparts: dict[HtmlElement, HtmlElement],
+    pool: Counter[str],
+    share: float,
+) -> None:
+    """Copy into the article, in the page's order, each container of a kept one's kind
+    that is alike (`_is_alike`), with its blocks that the words of trafilatura's text not
+    yet used (`pool`) hold."""
+    for run in (r for runs in groups.values() for r in runs):
+        kept = {m: counterparts[m] for m in run if m in counterparts and _still_in(counterparts[m], article)}
+        if not kept:
+            continue
+        inner = set().union(*(_inner_kinds(m) for m in kept))
+        first = next(iter(kept.values()))
+        after: HtmlElement | None = None  # where the next copy goes, else before `first`
+        for member in run:
+            if member in kept:
+                after = kept[member]
+            elif member in counterparts or not _is_alike(member, inner):
+                continue
+            elif (copy := _agreed_copy(member, pool, share)) is not None:
+                if after is None:
+                    first.addprevious(copy)
+                else:
+                    after.addnext(copy)
+                    after = copy
+
+
+def _still_in(element: HtmlElement, article: HtmlElement) -> bool:
+    """Whether trimming left `element` in the article with words of its own."""
+    return any(e is article for e in element.iterancestors()) and bool(words(element.text_content()))
+
+
+def _inner_kinds(container: HtmlElement) -> set[_Kind]:
+    return {_kind(e) for e in container.iter() if e.tag in BLOCK_TAGS}
+
+
+def _is_alike(member: HtmlElement, inner: set[_Kind]) -> bool:
+    """Whether `member` is made like the kept containers: most of its words in blocks
+    of kinds they have (a notice in a story's segment wrapper has blocks of its own
+    kind), and not mostly link text (teasers, a list of other stories)."""
+    total = len(words(member.text_content()))
+    alike = sum(len(b.words) for b in blocks_of(member) if _kind(b.element) in inner)
+    linked = sum(len(words(a.text_content())) for a in member.iter("a"))
+    return alike * 2 > total and linked * 2 <= total
+
+
+def _agreed_copy(member: HtmlElement, pool: Counter[str], share: float) -> HtmlElement | None:
+    """A copy of `member` with only its blocks that `pool` holds, their words used up, or
+    None when it holds none of them (trafilatura does not read it as content)."""
+    copy = copy_element(member)
+    copy.tail = None  # the text after it in the page is not the article's
+    for script in copy.findall(".//script"):  # JSON-LD, kept in the page for the metadata
+        script.drop_tree()
+    left = pool.copy()
+    blocks = blocks_of(copy)
+    held = []
+    for block in blocks:
+        needed = Counter(block.words)
+        held.append((needed & left).total() >= share * needed.total())
+        if held[-1]:
+            left -= needed
+    if not any(held):
+        return None
+    for block, ok in zip(blocks, held, strict=True):
+        if not ok:
+            _drop_own_content(block.element)
+    pool.clear()
+    pool.update(left)
+    return copy
 
 
 def _words_said_once(html: str, min_words: int) -> int:

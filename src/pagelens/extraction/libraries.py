@@ -20,6 +20,7 @@ import htmldate
 import lxml.html
 import trafilatura
 from lxml.etree import ParserError
+from lxml.html import HtmlElement
 from readability import Document
 from readability.readability import Unparseable
 
@@ -86,6 +87,15 @@ class Readings:
     @cached_property
     def trafilatura_article(self) -> str:
         return trafilatura_article(self.html, self.url)
+
+    @cached_property
+    def document(self) -> HtmlElement | None:
+        """The page as parsed, read-only: where the blocks readability-lxml took came
+        from, and what stood beside them."""
+        try:
+            return lxml.html.document_fromstring(self.html)
+        except (ParserError, ValueError):
+            return None
 
     @cached_property
     def page(self) -> tuple[str, int]:
