@@ -85,18 +85,18 @@ class AnthropicChatModel(StreamingModel):
         except anthropic.APIError as exc:
             raise self._error(exc) from exc
         except httpx2.TransportError as exc:  # during the body: the SDK maps only what comes before it
-            raise lost_stream(self.config, exc) from exc
+            raise lost_stream(self.config.where, self.config.timeout, exc) from exc
         if stop_reason is None:
             # Taken as an answer, this would be an empty or half one: the run would end as
             # if the model had stopped calling tools.
-            raise ModelError(f"{self.config.id} at {self.config.base_url} ended its answer before its stop reason")
+            raise ModelError(f"{self.config.where} ended its answer before its stop reason")
         yield assembled(text, calls, usage, stop_reason)
 
     async def aclose(self) -> None:
         await self._client.close()
 
     def _error(self, exc: anthropic.APIError) -> ModelError:
-        where = f"{self.config.id} at {self.config.base_url}"
+        where = self.config.where
         if isinstance(exc, anthropic.APITimeoutError):
             return ModelUnavailableError(f"{where} did not answer within {self.config.timeout:g} s")
         if isinstance(exc, anthropic.APIConnectionError):

@@ -3,14 +3,9 @@ status, so the agent loop matches on one `code` whichever provider it talks to."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import httpx2
 
 from pagelens.errors import ErrorCode, PagelensError
-
-if TYPE_CHECKING:
-    from pagelens.agent.llm.models import ModelConfig
 
 
 class ModelError(PagelensError):
@@ -59,11 +54,11 @@ class ModelBadRequestError(ModelError):
     code = ErrorCode.MODEL_BAD_REQUEST
 
 
-def lost_stream(config: ModelConfig, exc: Exception) -> ModelUnavailableError:
-    """A streamed answer that stalled past the timeout or whose connection broke."""
-    where = f"{config.id} at {config.base_url}"
+def lost_stream(where: str, timeout: float, exc: Exception) -> ModelUnavailableError:
+    """A streamed answer (from the model `where` names) that stalled past `timeout`
+    seconds or whose connection broke."""
     if isinstance(exc, httpx2.TimeoutException):
-        return ModelUnavailableError(f"{where} stopped streaming its answer for more than {config.timeout:g} s")
+        return ModelUnavailableError(f"{where} stopped streaming its answer for more than {timeout:g} s")
     return ModelUnavailableError(f"{where} broke off its answer: {exc or type(exc).__name__}")
 
 

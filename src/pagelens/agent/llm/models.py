@@ -39,6 +39,11 @@ class ModelConfig(BaseModel):
     def id(self) -> str:
         return f"{self.provider}/{self.model}"
 
+    @property
+    def where(self) -> str:
+        """The model and its server, as an error names them."""
+        return f"{self.id} at {self.base_url}"
+
 
 @dataclass(frozen=True)
 class ProviderSpec:

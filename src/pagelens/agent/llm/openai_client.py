@@ -79,11 +79,11 @@ class OpenAIChatModel(StreamingModel):
         except openai.APIError as exc:
             raise self._error(exc) from exc
         except httpx2.TransportError as exc:  # during the body: the SDK maps only what comes before it
-            raise lost_stream(self.config, exc) from exc
+            raise lost_stream(self.config.where, self.config.timeout, exc) from exc
         if not stream.done and stop_reason is None:
             # Taken as an answer, this would be an empty or half one: the run would end as
             # if the model had stopped calling tools.
-            where = f"{self.config.id} at {self.config.base_url}"
+            where = self.config.where
             if not stream.events:
                 sent = f"{stream.other[:200]!r}" if stream.other else "nothing"
                 raise ModelError(f"{where} answered with {kind}, not a stream of events: {sent}")
@@ -115,7 +115,7 @@ class OpenAIChatModel(StreamingModel):
         return self._chunk("\n".join(data))
 
     def _chunk(self, text: str) -> dict[str, Any]:
-        where = f"{self.config.id} at {self.config.base_url}"
+        where = self.config.where
         try:
             chunk = from_json(text)
         except ValueError as exc:
@@ -156,7 +156,7 @@ class OpenAIChatModel(StreamingModel):
         return params
 
     def _error(self, exc: openai.APIError) -> ModelError:
-        where = f"{self.config.id} at {self.config.base_url}"
+        where = self.config.where
         if isinstance(exc, openai.APITimeoutError):
             return ModelUnavailableError(f"{where} did not answer within {self.config.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError):
