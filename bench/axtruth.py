@@ -492,6 +492,22 @@ async def open_page(page: pagelens.Page, url: str, seconds: float = 30.0) -> Non
         await page.playwright_page.wait_for_load_state("load", timeout=LOAD_GRACE_MS)
 
 
+@contextlib.asynccontextmanager
+async def scripts_stopped(page: pagelens.Page) -> AsyncIterator[None]:
+    """The page's scripts stopped meanwhile: what is read is the page as loaded, not what
+    a timer changed between two reads, and a page whose script sends the tab elsewhere
+    after its load (a consent script on a saved copy) stays to be measured."""
+    pw = page.playwright_page
+    cdp = await pw.context.new_cdp_session(pw)
+    try:
+        await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        yield
+    finally:
+        with contextlib.suppress(PlaywrightError):  # the tab is gone: nothing to restore
+            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
+            await cdp.detach()
+
+
 async def corpus_agreement(
     browser: pagelens.Browser,
     base_url: str,
@@ -507,7 +523,8 @@ async def corpus_agreement(
     replaced and the failure recorded in ``failed``. `base_url` serves
     bench.corpus.PAGES_DIR. Mismatches come back in `page_ids` order. `also(page, id)`
     reads whatever else its caller wants from the same load of each page, after the
-    agreement: loading the corpus is most of a walk's cost."""
+    agreement: loading the corpus is most of a walk's cost. Both read each page with its
+    scripts stopped once it has loaded (`scripts_stopped`)."""
     queue = list(enumerate(page_ids))
     await answer_https_from_disk(browser.context, base_url)
     results: dict[int, AgreementStats] = {}
@@ -515,9 +532,10 @@ async def corpus_agreement(
 
     async def measure(page: pagelens.Page, page_id: str) -> AgreementStats:
         await open_page(page, f"{base_url}{page_id}/page.html", seconds)
-        stats = await agreement(page, page_id)
-        if also is not None:
-            await also(page, page_id)
+        async with scripts_stopped(page):
+            stats = await agreement(page, page_id)
+            if also is not None:
+                await also(page, page_id)
         return stats
 
     async def worker() -> None:

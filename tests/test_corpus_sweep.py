@@ -12,15 +12,12 @@ it. The thresholds hold within every type, so a rule that favours the most commo
 
 from __future__ import annotations
 
-import contextlib
 import re
 import statistics
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import get_args
 
 import pytest
-from playwright.async_api import Error as PlaywrightError
 
 import pagelens
 from bench.axtruth import AgreementStats, corpus_agreement, offline_browser
@@ -69,32 +66,18 @@ async def corpus_sweep(corpus_url: str) -> CorpusSweep:
     selectors: dict[str, Tally] = {}
 
     async def read_more(tab: pagelens.Page, page_id: str) -> None:
-        async with scripts_stopped(tab):
-            # One summary for the summary tests and the selector check. A generous limit:
-            # the sweep shares the machine with other work; speed is not what it measures.
-            compact = await tab.summary("compact", timeout=15)
-            summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
-            selectors[page_id] = await check_page(tab, page_id, compact)
+        # The page's scripts are stopped meanwhile (corpus_agreement): what a capture read
+        # is what its selectors are resolved against, not what a timer has moved since.
+        # One summary for the summary tests and the selector check. A generous limit: the
+        # sweep shares the machine with other work; speed is not what it measures.
+        compact = await tab.summary("compact", timeout=15)
+        summaries[page_id] = CorpusSummary(pages[page_id], compact, count_tokens(to_json(compact)))
+        selectors[page_id] = await check_page(tab, page_id, compact)
 
     async with offline_browser() as browser:
         agreement = await corpus_agreement(browser, corpus_url, list(pages), also=read_more)
     _SWEEPS[corpus_url] = CorpusSweep(agreement, summaries, selectors)
     return _SWEEPS[corpus_url]
-
-
-@contextlib.asynccontextmanager
-async def scripts_stopped(tab: pagelens.Page) -> AsyncIterator[None]:
-    """The page's scripts stopped meanwhile: what a capture read is what its selectors are
-    resolved against, not what a timer has moved since."""
-    pw = tab.playwright_page
-    cdp = await pw.context.new_cdp_session(pw)
-    try:
-        await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
-        yield
-    finally:
-        with contextlib.suppress(PlaywrightError):  # the tab is gone: nothing to restore
-            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
-            await cdp.detach()
 
 
 async def test_corpus_agrees_with_chromium(corpus_url: str) -> None:
