@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
-from playwright.async_api import Request, Response
+from playwright.async_api import Request
 
 # Resource types that stay open by design, or that nothing on the page waits for.
 UNCOUNTED_TYPES = frozenset({"eventsource", "websocket", "media", "ping", "cspviolationreport", "prefetch"})
@@ -51,13 +51,13 @@ class RequestsInFlight:
         self.failed_load: FailedLoad | None = None  # the last one
         self._started: dict[Request, float] = {}
         self._navigating: set[Request] = set()  # top-frame navigations under way
+        self._checks: set[asyncio.Future[None]] = set()  # held, so they are not collected midway
         self._abandoned = asyncio.Event()
         self._changed = asyncio.Event()
         self._load_failed = asyncio.Event()
         page.on("request", self._on_request)
         page.on("requestfinished", self._on_done)
         page.on("requestfailed", self._on_failed)
-        page.on("response", self._on_response)
 
     def _on_request(self, request: Request) -> None:
         self.made += 1
@@ -73,7 +73,12 @@ class RequestsInFlight:
         self._changed.set()
 
     def _on_done(self, request: Request) -> None:
-        self._navigating.discard(request)
+        if request in self._navigating:
+            self._navigating.discard(request)
+            # Asked of this request alone: listening to every response would have the
+            # driver send each one of the page's to Python.
+            self._checks.add(check := asyncio.ensure_future(self._check_content(request)))
+            check.add_done_callback(self._checks.discard)
         if self._started.pop(request, None) is not None:
             self.finished += 1
             self._changed.set()
@@ -88,9 +93,12 @@ class RequestsInFlight:
                 self._abandon(request)
         self._on_done(request)
 
-    def _on_response(self, response: Response) -> None:
-        if response.status in _NO_DOCUMENT_STATUSES and response.request in self._navigating:
-            self._abandon(response.request)
+    async def _check_content(self, request: Request) -> None:
+        """A navigation that finished with no content (204, 205) loads nothing."""
+        with contextlib.suppress(PlaywrightError):
+            response = await request.response()
+            if response is not None and response.status in _NO_DOCUMENT_STATUSES:
+                self._abandon(request)
 
     def _abandon(self, request: Request) -> None:
         self._navigating.discard(request)
