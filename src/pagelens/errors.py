@@ -229,7 +229,7 @@ def first_line(exc: BaseException) -> str:
 
 # The call a Playwright error names first ("Page.goto: ..."): not the user's call.
 _PLAYWRIGHT_CALL = re.compile(r"^[A-Z]\w*\.\w+: ")
-DOWNLOAD_STARTED = "Download is starting"  # Playwright's words for a navigation that became a download
+_DOWNLOAD_STARTED = "Download is starting"  # Playwright's words for a navigation that became a download
 
 
 class NavigationError(PagelensError):
@@ -247,7 +247,7 @@ class NavigationError(PagelensError):
         "could not load URL: net::ERR_NAME_NOT_RESOLVED", without Playwright's wording
         around it ("Page.goto: ... at URL")."""
         text = str(exc)
-        if DOWNLOAD_STARTED in text:
+        if _DOWNLOAD_STARTED in text:
             return cls(f"{url} is a file to download, not a page", code=ErrorCode.NOT_A_PAGE)
         if reason := re.search(r"net::(ERR_[A-Z0-9_]+)", text):
             return cls.could_not_load(url, reason.group(0), reason.group(1).lower())

@@ -31,7 +31,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.browser.arrival import Arrival
 from pagelens.browser.page import LOAD_WAIT_S, Page
 from pagelens.engine.models import CompactSummary
-from pagelens.errors import DOWNLOAD_STARTED, CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
+from pagelens.errors import CaptureTimeoutError, ErrorCode, NavigationError, PagelensError
 
 SUMMARY_TIMEOUT_S = 3.0  # the summary's own limit, independent of the navigation's wait
 # What may be loaded; anything else (chrome:, view-source:, javascript:, ftp:, ...) is
@@ -152,13 +152,14 @@ async def _goto(tab: Tab, address: str, options: NavigationOptions) -> Response 
         try:
             return await page.goto(address, wait_until="domcontentloaded", timeout=options.timeout * 1000)
         except PlaywrightError as exc:
-            if DOWNLOAD_STARTED in str(exc):
+            failure = _failure(exc, address, options)
+            if failure.code == ErrorCode.NOT_A_PAGE:
                 raise await _downloaded(tab, address, downloads) from exc
             interrupted = "interrupted by another navigation" in str(exc)
             if attempt == _INTERRUPTION_RETRIES or not interrupted:
                 if not interrupted:
                     await _error_page_committed(tab)
-                raise _failure(exc, address, options) from exc
+                raise failure from exc
             # A navigation still on its way (an earlier one's error page, a redirect the
             # page scripted) replaced ours: let it finish, then go again.
             with contextlib.suppress(PlaywrightError):
