@@ -10,7 +10,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pagelens.agent.history import DEFAULT_REQUEST_BUDGET, MIN_RESULT_TOKENS, Entry, History, message_tokens
+from pagelens.agent.history import (
+    DEFAULT_REQUEST_BUDGET,
+    MIN_RESULT_TOKENS,
+    Entry,
+    History,
+    clip_tokens,
+    message_tokens,
+)
 from pagelens.agent.llm.base import ChatModel
 from pagelens.agent.llm.messages import Completion, Done, Message, TextDelta, ToolCall, ToolDefinition, Usage
 from pagelens.agent.plan import Plan
@@ -180,22 +187,22 @@ class Brain:
 
     def _shortened(self, message: Message, data: dict[str, Any], tokens: int, cap: int) -> tuple[Message, int]:
         """`message` with the start of its result's JSON as one string, cut to `cap` tokens."""
-        assert message.name is not None
-        text, full = to_json(data), tokens
-        size = len(text)
-        while True:
-            size = int(size * 0.9 * cap / tokens)  # tokens are not characters: aim low, check
+        name = message.name
+        assert name is not None
+
+        def with_start(partial: str) -> Message:
             shortened = {
                 **_stub(data),
-                "cut": f"this result was {full:,} tokens, more than the {cap:,} one result may take; "
+                "cut": f"this result was {tokens:,} tokens, more than the {cap:,} one result may take; "
                 "`partial` is its start. Ask for less (a query, max_tokens, a page of the view, code that "
                 "returns less)",
-                "partial": text[:size],
+                "partial": partial,
             }
-            message = message.model_copy(update={"content": self._fenced(message.name, shortened)})
-            tokens = message_tokens(message)
-            if tokens <= cap or size == 0:
-                return message, tokens
+            return message.model_copy(update={"content": self._fenced(name, shortened)})
+
+        text = to_json(data)
+        cut = with_start(clip_tokens(text, cap, lambda partial: message_tokens(with_start(partial))))
+        return cut, message_tokens(cut)
 
 
 def _stub(data: dict[str, Any]) -> dict[str, Any]:

@@ -39,12 +39,13 @@ def _json_tokens(text: str) -> int:
     return count_tokens(text)
 
 
-def clip_tokens(text: str, limit: int) -> str:
-    """The start of `text` in at most `limit` tokens."""
-    size, tokens = len(text), count_tokens(text)
+def clip_tokens(text: str, limit: int, tokens_of: Callable[[str], int] = count_tokens) -> str:
+    """The start of `text` whose `tokens_of` (its own tokens, or those of a message that
+    carries it) is at most `limit`."""
+    size, tokens = len(text), tokens_of(text)
     while tokens > limit and size > 0:
         size = int(size * 0.95 * limit / tokens)  # tokens are not characters: aim low, check
-        tokens = count_tokens(text[:size])
+        tokens = tokens_of(text[:size])
     return text[:size]
 
 
