@@ -281,6 +281,8 @@ class Observations(BaseModel):
     dialog: DialogInfo | None = None
     element_found: bool = False
     recent_events: list[str] = Field(default_factory=list)  # toasts, alerts, aria-live text
+    # The change log's lines of the action: states flipped, dialogs and controls shown or gone.
+    changes: list[str] = Field(default_factory=list)
     has_errors: bool = False
     has_success: bool = False
 

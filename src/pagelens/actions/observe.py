@@ -4,7 +4,8 @@ A `Watch` notes the tab's state before the input (address, document, request cou
 tabs it opened) and starts a mutation log in the page; after the page settles it
 compares: url_changed, dom_mutated, network_requests, new_tab, download, dialog, recent_events
 (the text of toasts, alerts and aria-live regions that appeared), has_errors and
-has_success.
+has_success, and changes (the page's change log over the action: a tab selected, a
+dialog shown, controls added).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class Watch:
         observations.dom_mutated = document_changed or bool(log and log["mutations"])
         events = log["events"] if log else []
         observations.recent_events = [e["text"] for e in events]
+        observations.changes = log["changes"] if log else []
         # Each event's tone is judged in the page, by its styling and its words (announce.js).
         observations.has_errors = any(e["tone"] == "error" for e in events)
         observations.has_success = any(e["tone"] == "success" for e in events)

@@ -73,7 +73,9 @@ RESULT_FIELDS = (
         "element actions, `handle_dialog`",
         "what the action visibly changed: `url_changed`, `dom_mutated`, `network_requests`, `element_found`, "
         "`recent_events` (toasts, alerts, live-region text that appeared) with `has_errors` and `has_success`, "
-        "and when they happened the `new_tab` it opened, the `download` it started (the file name) and the "
+        "`changes` (what changed, as lines of the [recent events](views.md#recent-events) log: a state "
+        "flipped, a dialog shown, controls added), and when they happened the `new_tab` it opened, "
+        "the `download` it started (the file name) and the "
         "`dialog` it raised",
     ),
 )

@@ -265,7 +265,7 @@ function embeddedValue(el) {
   return null;
 }
 
-function rangeValue(el) {
+export function rangeValue(el) {
   const valueText = el.getAttribute('aria-valuetext');
   if (valueText !== null) return valueText;
   const now = el.getAttribute('aria-valuenow');

@@ -6,6 +6,9 @@ import { EVERY_CHANGE, changesPage, isIdStamp, normalizeSpace, truncate } from '
 import { actFold } from './act_find.js';
 import { capture } from './capture.js';
 import { LIVE_REGION_SELECTOR, announcerOf, toneOf } from './announce.js';
+import { changesMark, changesSince, observeComposed, stateChangeLine } from './changes.js';
+import { controlStates } from './states.js';
+import { interactiveRole } from './role.js';
 import { isRendered } from './visibility.js';
 
 const ACT_MAX_EVENTS = 10;
@@ -42,9 +45,9 @@ function actOnMutations(state, records) {
 
 export function actObserveStart() {
   const token = ++actObservationSeq;
-  const state = { mutations: 0, events: [], observer: null };
+  const state = { mutations: 0, events: [], observer: null, since: changesMark(), target: null, states: null };
   state.observer = new MutationObserver((records) => actOnMutations(state, records));
-  state.observer.observe(document, EVERY_CHANGE);
+  observeComposed(state.observer, EVERY_CHANGE);
   actObservations.set(token, state);
   return { token, doc: actDocToken() };
 }
@@ -57,7 +60,33 @@ export function actObserveEnd(token) {
   actObservations.delete(token);
   // Judged at the end, on the text each region ended with.
   const events = state.events.map((e) => ({ text: e.text, tone: toneOf(e.region, e.text) }));
-  return { mutations: state.mutations, events, doc: actDocToken() };
+  return { mutations: state.mutations, events, changes: actChanges(state), doc: actDocToken() };
+}
+
+// The element about to receive the input of the actions under way in this world (actReady
+// calls it once the element is ready): its states are compared at the end.
+export function actNoteTarget(el) {
+  const role = interactiveRole(el);
+  if (!role) return;
+  for (const state of actObservations.values()) {
+    if (state.target) continue;
+    state.target = el;
+    state.states = controlStates(el, role);
+  }
+}
+
+// The change log's lines over the action, and the target's own change of state when the
+// log has no line for it (a state no attribute carries).
+function actChanges(state) {
+  const lines = changesSince(state.since);
+  const el = state.target;
+  const role = el && interactiveRole(el);
+  if (!role) return lines;
+  const line = stateChangeLine(el, state.states, controlStates(el, role));
+  if (!line) return lines;
+  const subject = line.slice(0, line.lastIndexOf("' ") + 1); // "Changed: button 'Tips'"
+  if (!lines.some((known) => known.startsWith(subject))) lines.push(line);
+  return lines;
 }
 
 // Identifies the document: a navigation makes a new one, pushState does not.
@@ -108,7 +137,7 @@ export function actWaitQuiet(quietMs, capMs) {
     const observer = new MutationObserver((records) => {
       if (changesPage(records)) restart();
     });
-    observer.observe(document, EVERY_CHANGE);
+    observeComposed(observer, EVERY_CHANGE);
     restart();
     const capTimer = setTimeout(() => finish(false), capMs);
   });
@@ -139,7 +168,7 @@ export function actWaitForText(text, timeoutMs) {
         if (actHasText(wanted)) done(true);
       }, 100);
     });
-    observer.observe(document, EVERY_CHANGE);
+    observeComposed(observer, EVERY_CHANGE);
     const cap = setTimeout(() => done(actHasText(wanted)), timeoutMs);
   });
 }
@@ -155,7 +184,7 @@ export function actWaitForChange(timeoutMs) {
     const observer = new MutationObserver((records) => {
       if (changesPage(records)) done(true);
     });
-    observer.observe(document, EVERY_CHANGE);
+    observeComposed(observer, EVERY_CHANGE);
     const cap = setTimeout(() => done(false), timeoutMs);
   });
 }

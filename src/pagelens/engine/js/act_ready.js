@@ -8,6 +8,7 @@ import { actDescribe, actIsEditable } from './act_find.js';
 import { boxOf, clickPoint, intersectsViewport, isRendered, isVisible } from './visibility.js';
 import { closestComposed, isComposedDescendant } from './dom.js';
 import { elementById } from './capture.js';
+import { actNoteTarget } from './act_observe.js';
 import { isDisabled } from './states.js';
 
 // Next frame, or 50 ms when frames are not being produced (a tab in the background).
@@ -77,6 +78,7 @@ export async function actReady(id, opts) {
   for (;;) {
     const check = actCheckOnce(el, opts, previous);
     if (check.reason === null) {
+      actNoteTarget(el);
       const [x, y] = clickPoint(check.rect);
       return { ok: true, point: [x, y] };
     }

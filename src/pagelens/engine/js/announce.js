@@ -3,6 +3,7 @@
 // or a success. Read by an action's verification and by the semantic view's change log.
 
 import { closestComposed } from './dom.js';
+import { isWidget } from './role.js';
 
 export const LIVE_REGION_SELECTOR = '[role="alert"], [role="status"], [role="log"], [role="alertdialog"], ' +
   '[aria-live="polite"], [aria-live="assertive"], output';
@@ -24,8 +25,10 @@ export function isLiveRegion(el) {
   return el.matches(LIVE_REGION_SELECTOR);
 }
 
+// A control is no toast whatever its class or id says (a tab `#alerts-tab`, a link
+// `.notifications`): its state changing is not a message.
 export function isAnnouncer(el) {
-  return isLiveRegion(el) || TOAST_HINT_RE.test(styleHint(el));
+  return isLiveRegion(el) || (TOAST_HINT_RE.test(styleHint(el)) && !isWidget(el));
 }
 
 // The live region or toast a changed node belongs to, if any.

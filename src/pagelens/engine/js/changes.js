@@ -13,6 +13,7 @@ import { LIVE_REGION_SELECTOR, announcerOf, hintTone, isAnnouncer, styleHint, st
 import { getRole, interactiveRole, isEditingHost } from './role.js';
 import { normalizeSpace, truncate } from './core.js';
 import { accessibleName } from './accname.js';
+import { maskContactDetails } from './contact.js';
 import { isRendered } from './visibility.js';
 
 // Attributes that can show, hide or restyle a message, or change a control's state.
@@ -56,11 +57,14 @@ const log = {
 // already shown is no news, the one that shows it is.
 const shownBefore = new WeakMap();
 const watchedRoots = new WeakSet();
+// Every open shadow root a scan has found, held weakly: a MutationObserver on the document
+// does not see inside them, so each observer of the page observes them too.
+let knownRoots = [];
 
 export function watchChanges() {
   if (log.observer) return;
   log.observer = new MutationObserver(queue);
-  watchRoot(document);
+  observeComposed(log.observer, WATCHED);
 }
 
 // From the document's load: a navigation evaluates the engine while its document still
@@ -73,14 +77,22 @@ export function watchChangesFromLoad() {
 
 // Open shadow roots are watched once a scan has found them.
 export function watchShadowRoots(roots) {
-  if (!log.observer) return;
-  for (const root of roots) watchRoot(root);
+  for (const root of roots) {
+    if (watchedRoots.has(root)) continue;
+    watchedRoots.add(root);
+    knownRoots.push(new WeakRef(root));
+    if (log.observer) log.observer.observe(root, WATCHED);
+  }
 }
 
-function watchRoot(root) {
-  if (watchedRoots.has(root)) return;
-  watchedRoots.add(root);
-  log.observer.observe(root, WATCHED);
+// Observes the document and the open shadow roots known so far whose hosts are still in it.
+export function observeComposed(observer, options) {
+  observer.observe(document, options);
+  knownRoots = knownRoots.filter((ref) => ref.deref() !== undefined);
+  for (const ref of knownRoots) {
+    const root = ref.deref();
+    if (root && root.host.isConnected) observer.observe(root, options);
+  }
 }
 
 function queue(records) {
@@ -147,9 +159,52 @@ function ago(ms) {
 }
 
 function eventLine(event, now, mask) {
+  return `[${ago(now - event.at)}] ${eventText(event, mask)}`;
+}
+
+function eventText(event, mask) {
   const label = event.tone === 'error' && event.kind !== 'removed' ? 'Error' : LABELS[event.kind];
   const what = [event.role, event.text && `'${mask(event.text)}'`, event.detail].filter(Boolean).join(' ');
-  return `[${ago(now - event.at)}] ${label}: ${what}`;
+  return `${label}: ${what}`;
+}
+
+// The line for a control whose states (controlStates) went from `before` to `after`,
+// or null when none of those an agent acts on changed. For the element an action
+// targeted: a popover's invoker, a native checkbox or a <details> change state without
+// the attribute the log watches.
+const WATCHED_STATES = {
+  checked: (v) => ({ true: 'checked', mixed: 'mixed' }[String(v)] || 'unchecked'),
+  expanded: (v) => (v ? 'expanded' : 'collapsed'),
+  selected: (v) => (v ? 'selected' : 'not selected'),
+  pressed: (v) => ({ true: 'pressed', mixed: 'mixed' }[String(v)] || 'not pressed'),
+};
+
+export function stateChangeLine(el, before, after) {
+  const words = Object.keys(WATCHED_STATES).filter((key) => before[key] !== after[key])
+    .map((key) => WATCHED_STATES[key](after[key]));
+  if (!words.length || !el.isConnected) return null;
+  const { role, text } = described(el);
+  return eventText({ kind: 'changed', role, text, detail: words.join(', ') }, maskContactDetails);
+}
+
+// Where the log stands, for changesSince: when, and how many changes it had only counted.
+export function changesMark() {
+  return { at: performance.now(), more: { ...log.more } };
+}
+
+// What changed since `mark`, for an action's observations: the log's lines of that time,
+// without their age, left in the log for the semantic view.
+export function changesSince(mark) {
+  if (!log.observer) return [];
+  queue(log.observer.takeRecords());
+  readPending();
+  const lines = log.events.filter((e) => e.at >= mark.at).sort((a, b) => a.at - b.at)
+    .map((e) => eventText(e, maskContactDetails));
+  for (const kind of ['added', 'removed', 'changed']) {
+    const more = log.more[kind] - mark.more[kind];
+    if (more > 0) lines.push(`${LABELS[kind]}: ${more} more`);
+  }
+  return lines;
 }
 
 // ---- reading the records
@@ -303,7 +358,12 @@ function textOf(el) {
 // and text, anything else by its text.
 function described(el) {
   const control = el.isConnected ? interactiveRole(el) : null;
-  if (control) return { role: control === 'clickable' ? '' : control, text: truncate(accessibleName(el), MAX_TEXT), control: true };
+  if (control) {
+    // A control hidden by now (an option of a list that closed as it was chosen) has no
+    // accessible name: its text still says which it was.
+    const name = accessibleName(el) || textOf(el);
+    return { role: control === 'clickable' ? '' : control, text: truncate(name, MAX_TEXT), control: true };
+  }
   const role = getRole(el);
   if (NAMED_ROLES.has(role)) {
     // A hidden or detached element has no accessible name: its label still says what it was.

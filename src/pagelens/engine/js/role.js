@@ -18,6 +18,11 @@ const INTERACTIVE_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'li
   'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'searchbox', 'slider', 'spinbutton',
   'switch', 'tab', 'textbox', 'treeitem', 'scrollbar', 'gridcell']);
 
+// Whether the element has a widget role of its own (a button, a tab, a field).
+export function isWidget(el) {
+  return INTERACTIVE_ROLES.has(getRole(el));
+}
+
 export const LANDMARK_ROLES = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo',
   'search', 'form', 'region']);
 

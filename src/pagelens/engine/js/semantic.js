@@ -8,7 +8,7 @@ import { controlStates, fieldValue } from './states.js';
 import { isSensitiveField } from './sensitive.js';
 import { STOP, detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
 import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
-import { isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
+import { isOccluded, isRendered, isScrolledAway, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
 import { takeRecentEvents } from './changes.js';
@@ -165,8 +165,13 @@ export function semanticView(scan, options) {
         occlusionUnchecked++;
       } else {
         const start = performance.now();
-        if (isOccluded(el, r)) node.occ = true;
+        const covered = isOccluded(el, r);
+        // Not hit at its centre because it is scrolled out of its container: off-screen
+        // rather than covered (asked only of what the hit test missed).
+        const scrolledAway = covered && isScrolledAway(el, r);
         hitTestingMs += performance.now() - start;
+        if (scrolledAway && !options.includeOffscreen) continue;
+        if (covered && !scrolledAway) node.occ = true;
       }
     }
     tree.push(node);

@@ -1,9 +1,13 @@
 // Control states: only what is true (or meaningfully false, like expanded) is reported.
 
 import { composedParent } from './dom.js';
+import { rangeValue } from './accname.js';
 import { isDetailsSummary } from './role.js';
 import { isPasswordField } from './sensitive.js';
 import { normalizeSpace } from './core.js';
+
+// Widgets whose value is a number in ARIA attributes when they are not native inputs.
+const RANGE_WIDGET_ROLES = new Set(['slider', 'spinbutton', 'scrollbar']);
 
 function ariaBool(el, attr) {
   const value = el.getAttribute(attr);
@@ -104,5 +108,7 @@ export function fieldValue(el, role) {
     return Array.from(el.selectedOptions).map((o) => normalizeSpace(o.label || o.text)).join(', ');
   }
   if (role === 'textbox' && el.isContentEditable) return el.innerText;
+  // An ARIA slider or spin button holds its value in attributes (aria-valuetext first).
+  if (RANGE_WIDGET_ROLES.has(role)) return rangeValue(el);
   return null;
 }

@@ -233,6 +233,24 @@ export function clickPoint(rect) {
   return [(left + right) / 2, (top + bottom) / 2];
 }
 
+// Outside the box of an ancestor that clips its overflow: a row scrolled out of a list
+// that scrolls inside the page. Its box may lie in the viewport, yet no one sees it. (An
+// element fixed in place escapes its ancestors' clipping.)
+export function isScrolledAway(el, rect) {
+  for (let cur = el; cur && cur !== document.body && cur !== document.documentElement; cur = composedParent(cur)) {
+    const style = styleOf(cur);
+    if (style.position === 'fixed') return false;
+    if (cur === el || (style.overflowX === 'visible' && style.overflowY === 'visible')) continue;
+    if (style.display === 'inline' || style.display === 'contents') continue; // overflow does not apply
+    // Overflow is clipped at the padding box: inside the borders and scroll bars.
+    const box = cur.getBoundingClientRect();
+    const left = box.left + cur.clientLeft, top = box.top + cur.clientTop;
+    const right = left + cur.clientWidth, bottom = top + cur.clientHeight;
+    if (rect.bottom <= top || rect.top >= bottom || rect.right <= left || rect.left >= right) return true;
+  }
+  return false;
+}
+
 // True when hit testing at the click point lands on something that is neither the
 // element nor inside it (a modal, a cookie banner, or the element has
 // pointer-events:none). Undefined when the point is outside the viewport.
