@@ -209,10 +209,13 @@ class Session:
 
     # ---- for tools that drive the page themselves (the agent's repl, debugger, picker)
 
-    @property
-    def browser(self) -> Browser:
-        """The session's browser (for work in tabs of its own, such as summarize)."""
-        return self._runtime.browser
+    async def live_browser(self) -> tuple[Browser, bool]:
+        """The session's browser, for work in tabs of its own (summarize), started again if
+        it had died, and whether it was: such work runs outside the session's calls, which
+        are what restart a dead browser."""
+        async with self._lock:
+            restarted = await self._ensure_browser()
+            return self._runtime.browser, restarted
 
     async def page(self, tab_id: str | None = None) -> PlaywrightPage:
         """A tab's Playwright page (default: the active tab), on a live browser and with no

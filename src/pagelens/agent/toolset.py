@@ -206,10 +206,12 @@ async def _debugger(ctx: ToolContext, params: DebuggerParams) -> ToolOutput:
 
 async def _summarize(ctx: ToolContext, request: SummarizeRequest) -> ToolOutput:
     spent: list[Usage] = []
-    result = await summarize(
-        request, ctx.session.browser, ctx.model, request_budget=ctx.request_budget, on_usage=spent.append
-    )
-    return ToolOutput({"success": True, **result.model_dump(mode="json")}, usage=sum(spent, Usage()))
+    browser, restarted = await ctx.session.live_browser()
+    result = await summarize(request, browser, ctx.model, request_budget=ctx.request_budget, on_usage=spent.append)
+    data = {"success": True, **result.for_model()}
+    if restarted:
+        data["browser_restarted"] = True
+    return ToolOutput(data, usage=sum(spent, Usage()))
 
 
 async def _finish(ctx: ToolContext, params: FinishParams) -> ToolOutput:

@@ -100,3 +100,10 @@ class SummarizeResult(BaseModel):
                 "source": "url",  # read from the URL, not from a page already open
             },
         )
+
+    def for_model(self) -> dict[str, Any]:
+        """The result as a tool hands it to a model: the content once, in `output` (the
+        contract's copy in `details` would double its tokens)."""
+        data = self.model_dump(mode="json")
+        data["details"].pop("content", None)
+        return data

@@ -10,11 +10,16 @@ import asyncio
 import contextlib
 from dataclasses import asdict, dataclass
 
-from pagelens.actions.session import Session
+from pagelens.actions.dialogs import DialogPolicy
+from pagelens.actions.session import Session, SessionOptions
 from pagelens.errors import ErrorCode, PagelensError
 
 START_TIMEOUT = 60.0  # a cold Chromium on a busy 2-core machine can take a while
 CLOSE_TIMEOUT = 10.0
+# A dialog an action opened waits this long for handle_dialog. An MCP client's next call
+# comes after a model's turn, and perhaps a person approving the call: the session's
+# default (seconds) answered it by the policy first. Any other call still answers it.
+SESSION_OPTIONS = SessionOptions(dialogs=DialogPolicy(timeout=300.0))
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,9 @@ class SessionHolder:
                 raise PagelensError("the server is shutting down", code=ErrorCode.SERVER_CLOSING)
             if self._session is None:
                 try:
-                    self._session = await asyncio.wait_for(Session.start(**asdict(self.options)), START_TIMEOUT)
+                    self._session = await asyncio.wait_for(
+                        Session.start(**asdict(self.options), options=SESSION_OPTIONS), START_TIMEOUT
+                    )
                 except TimeoutError:
                     raise PagelensError(
                         f"the browser did not start within {START_TIMEOUT:.0f} s",

@@ -3,6 +3,10 @@ save it calls and tokens, and the semantic view's key legend (its role abbreviat
 the one role table)."""
 
 from pagelens.actions.descriptions import SEMANTIC_KEYS
+from pagelens.actions.models import BUDGETED_VIEWS
+from pagelens.mcp.holder import SESSION_OPTIONS
+
+DIALOG_HOLD_MINUTES = f"{SESSION_OPTIONS.dialogs.timeout / 60:g}"
 
 INSTRUCTIONS = f"""\
 pagelens drives a real Chromium browser for you through its tools: interact, analyze and summarize.
@@ -33,16 +37,21 @@ about how or where things look); "tabs" lists open tabs.
 
 {SEMANTIC_KEYS}
 
-Big pages: analyze answers within max_tokens (default 4000). Pass query (the label's \
-words, or "click the Export report button") to get the controls most relevant to it; \
-without one, a view too big comes in pages (page=2...). dom_filtered and filter_reason \
-say when a view was cut. Every view has a hash: ask again with if_changed_since=<hash> \
-and an unchanged page answers only {{unchanged: true}}. A list whose scroller reports \
-hasMore (semantic scrollableContainers, scr.h) loads more with \
+Big pages: analyze {", ".join(BUDGETED_VIEWS)} answer within max_tokens (default 4000); \
+dom is cut at max_dom_chars characters instead (default 50,000, a dozen thousand tokens \
+or more). Pass query (the label's words, or "click the Export report button") to get the \
+controls most relevant to it; without one, a view too big comes in pages (page=2...). \
+dom_filtered and filter_reason say when a view was cut. Every view has a hash: ask again \
+with if_changed_since=<hash> and an unchanged page answers only {{unchanged: true}}. A \
+list whose scroller reports hasMore (semantic scrollableContainers, scr.h) loads more with \
 interact(action="scroll_to_load", element_id=<its id>, value=<how many items>).
 
 summarize(url, extractOnly=true) reads another page's main content in a tab of its own, \
 leaving the current page as it is.
+
+A dialog an action opens (alert, confirm, prompt) waits up to {DIALOG_HOLD_MINUTES} minutes for \
+interact(action="handle_dialog", value="accept" or "dismiss", text=<a prompt's answer>); \
+any other call in its tab first answers it by the dialog policy, and says so.
 
 A slow action can run with background=true: it returns command_id at once; fetch the \
 result with interact(action="result", command_id=...).
