@@ -11,6 +11,8 @@ from urllib.parse import quote
 
 import pytest
 
+import pagelens.mcp.server as server_module
+from pagelens.extraction.summarize import MAX_TIMEOUT_S
 from tests.mcp_harness import McpServer, alive, chromium_processes, result_json, serve_site, wait_until
 
 
@@ -84,3 +86,19 @@ async def test_the_instructions_say_how_big_a_dom_is_and_how_dialogs_wait(server
     budget = instructions.split("Big pages:", 1)[1].split(".", 1)[0]
     assert "max_dom_chars" in budget and "semantic" in budget
     assert "handle_dialog" in instructions and "5 minutes" in instructions
+
+
+async def test_a_query_on_a_page_without_controls_finds_none(server: McpServer) -> None:
+    # Ranking controls for a query built an index of nothing: internal_error, "max() arg
+    # is an empty sequence".
+    loaded = await server.call_json("interact", action="navigate", url="about:blank", summary=False)
+    assert loaded["success"] is True, server.log()
+    result = await server.call("analyze", what="interaction", query="sign in")
+    data = result_json(result)
+    assert not result.is_error, (data, server.log())
+    assert data["controls"] == [] and data["query"] == "sign in"
+
+
+def test_the_safety_net_outlasts_the_longest_summarize() -> None:
+    # A summarize allowed 300 s ended as call_timeout at 120 s.
+    assert server_module.CALL_TIMEOUT > MAX_TIMEOUT_S

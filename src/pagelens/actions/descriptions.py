@@ -9,6 +9,7 @@ from __future__ import annotations
 from pagelens.actions.models import ENGINE_VIEWS
 from pagelens.engine.models import VIEW_SPECS
 from pagelens.engine.roles import FILE_INPUT_SHORT, ROLE_SHORT, SEMANTIC_STATES
+from pagelens.extraction.summarize import DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S
 
 INTERACT = (
     "Navigate and act in the browser. navigate, refresh, back, forward and new_tab return "
@@ -150,7 +151,8 @@ SUMMARIZE_PARAMETERS: dict[str, str] = {
     "length": 'A summary\'s length: short, medium, long, xl, xxl, or characters such as "20k".',
     "language": "A summary's language (\"auto\": the page's).",
     "prompt": "Instructions that replace the default summary prompt.",
-    "timeout": 'The whole call\'s limit: seconds, or "90s", "2m" (default 60 s, at most 300 s).',
+    "timeout": f'The whole call\'s limit: seconds, or "90s", "2m" (default {DEFAULT_TIMEOUT_S:g} s, '
+    f"at most {MAX_TIMEOUT_S:g} s).",
     "maxOutputTokens": 'A summary\'s most tokens ("2k" or a number).',
     "noCache": "Accepted for compatibility; pagelens keeps no summary cache.",
     "firecrawl": "Accepted for compatibility; pagelens reads pages in its own browser.",

@@ -60,6 +60,8 @@ class BM25Ranker:
     name = "bm25"
 
     def scores(self, query: str, texts: Sequence[str]) -> list[float]:
+        if not texts:  # a page without controls: an index of nothing cannot be built
+            return []
         vocabulary, index = _bm25_index(tuple(texts))
         wanted = [vocabulary[w] for w in words(query) if w in vocabulary]
         if not wanted:

@@ -17,6 +17,7 @@ from pagelens.extraction.api import extract
 from pagelens.extraction.models import SummarizeRequest, SummarizeResult
 
 DEFAULT_TIMEOUT_S = 60.0
+MAX_TIMEOUT_S = 300.0
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, None: 1.0}
 
@@ -47,8 +48,8 @@ def timeout_seconds(value: str | float | None) -> float:
         if match is None:
             raise InvalidRequestError(f'timeout: expected seconds or a duration such as "90s" or "2m", not {value!r}')
         seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if not 0 < seconds <= 300:
-        raise InvalidRequestError(f"timeout: must be above 0 and at most 300 s, not {value!r}")
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise InvalidRequestError(f"timeout: must be above 0 and at most {MAX_TIMEOUT_S:g} s, not {value!r}")
     return seconds
 
 

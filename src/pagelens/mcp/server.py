@@ -17,6 +17,7 @@ from mcp.types import CallToolRequestParams, CallToolResult, ListToolsResult, Pa
 
 import pagelens
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError
+from pagelens.extraction.summarize import MAX_TIMEOUT_S
 from pagelens.mcp.holder import SessionHolder
 from pagelens.mcp.instructions import INSTRUCTIONS
 from pagelens.mcp.results import error_result
@@ -24,9 +25,9 @@ from pagelens.mcp.tools import TOOLS
 
 logger = logging.getLogger("pagelens.mcp")
 
-# A safety net above the action layer's own limits (navigation 30 s, result long-poll
-# 15 s, wait_for up to its value): no call may hold a client forever.
-CALL_TIMEOUT = 120.0
+# A safety net above every tool's own limits (navigation 30 s, result long-poll 15 s,
+# wait_for up to its value, summarize up to its timeout): no call may hold a client forever.
+CALL_TIMEOUT = MAX_TIMEOUT_S + 30.0
 
 
 def build_server(holder: SessionHolder) -> Server[SessionHolder]:
