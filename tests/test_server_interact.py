@@ -81,11 +81,11 @@ async def test_a_task_goes_from_its_plan_to_finish(daemon: Daemon, model_env: An
     assert session is not None and session.tab_id == "7"
     assert [(m.role, m.content, m.action_string) for m in messages] == [
         ("user", "Search for SpaceX", None),
-        ("assistant", "I'll type the query.", 'type(13, "spacex")'),
+        ("assistant", "I'll type the query.", 'type(13, "•••")'),  # what is typed stays with the client
         ("assistant", "Now the button.", "click(15)"),
         ("assistant", "Found it.", "finish()"),
     ]
-    assert messages[1].action_payload == first["actionDetails"]
+    assert messages[1].action_payload == {**first["actionDetails"], "args": {"text": "•••"}}
 
 
 async def test_fail_ends_the_task(daemon: Daemon, model_env: Any) -> None:

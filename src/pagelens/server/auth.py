@@ -32,6 +32,8 @@ def load_or_create_token(path: Path | None = None) -> tuple[str, bool]:
 
 
 def bearer_matches(header: str | None, token: str) -> bool:
-    if not header or not header.startswith("Bearer "):
+    # The scheme's name is case-insensitive (RFC 9110): some clients send `bearer`.
+    scheme, _, credentials = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer":
         return False
-    return hmac.compare_digest(header.removeprefix("Bearer ").strip().encode(), token.encode())
+    return hmac.compare_digest(credentials.strip().encode(), token.encode())

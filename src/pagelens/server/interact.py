@@ -4,6 +4,7 @@ the next one, with the plan and the task's status (docs/server-agent.md)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter
@@ -31,6 +32,10 @@ _CLIENT_REPORT: set[str] = {
     "verification_passed",
     "verification_message",
 }
+# What the client is to type: its answer carries it, but the session (stored, listed and
+# pushed to every watcher) shows it as a run's steps do (docs/privacy.md).
+_TYPED = ("text", "value")
+_HIDDEN = "•••"
 
 
 @router.post("/api/agent/interact", response_model=InteractResponse)
@@ -78,17 +83,18 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
         if changes.model_fields_set:
             await state.store.runs.update(run.id, changes)
         raise
+    kept = _without_typed(decision)
     async with writing(state) as writes:
         await state.store.runs.update(run.id, states.changes.model_copy(update=_run_changes(decision)))
         await writes.add_message(
             run.session_id,
             "assistant",
-            decision.thought,
-            action_string=decision.action,
-            action_payload=decision.actionDetails.model_dump(mode="json"),
+            kept.thought,
+            action_string=kept.action,
+            action_payload=kept.actionDetails.model_dump(mode="json"),
             metadata={"taskId": run.id, "status": decision.status},
         )
-    event = {"type": "interact_response", "taskId": run.id, "status": decision.status, "action": decision.action}
+    event = {"type": "interact_response", "taskId": run.id, "status": decision.status, "action": kept.action}
     await publish(state, run.session_id, event)
     return InteractResponse(
         data=InteractData(
@@ -111,6 +117,21 @@ def _verify(saved: SavedTask, body: InteractBody, shown: str) -> dict[str, Any] 
             saved.mark.stepIndex, succeeded=verdict.verdict == "completed", outcome=verdict.reason
         )
     return {"verification": verdict.model_dump(), **body.model_dump(include=_CLIENT_REPORT, exclude_none=True)}
+
+
+def _without_typed(decision: Decision) -> Decision:
+    """The decision as the session keeps it: what the action types is hidden, in its
+    details and in the action's text (where each argument is a JSON literal)."""
+    args = decision.actionDetails.args
+    typed = {name: value for name, value in args.items() if name in _TYPED and isinstance(value, str) and value}
+    if not typed or decision.status in ENDED:
+        return decision
+    action = decision.action
+    for value in typed.values():
+        action = action.replace(json.dumps(value, ensure_ascii=False), json.dumps(_HIDDEN, ensure_ascii=False))
+    hidden = {**args, **dict.fromkeys(typed, _HIDDEN)}
+    details = decision.actionDetails.model_copy(update={"args": hidden})
+    return decision.model_copy(update={"action": action, "actionDetails": details})
 
 
 def _run_changes(decision: Decision) -> dict[str, Any]:

@@ -20,7 +20,7 @@ _QUEUE_LIMIT = 1000  # a watcher that stops reading loses its oldest events, nev
 
 
 class Broker(Protocol):
-    async def publish(self, session_id: str, event: dict[str, Any]) -> None: ...
+    async def publish(self, session_id: str, event: dict[str, Any]) -> int: ...  # how many watchers got it
     def subscribe(self, session_id: str) -> contextlib.AbstractAsyncContextManager[AsyncIterator[dict[str, Any]]]: ...
     async def close(self) -> None: ...
 
@@ -31,11 +31,13 @@ class LocalBroker:
     def __init__(self) -> None:
         self._subscribers: dict[str, set[asyncio.Queue[dict[str, Any]]]] = {}
 
-    async def publish(self, session_id: str, event: dict[str, Any]) -> None:
-        for queue in list(self._subscribers.get(session_id, ())):
+    async def publish(self, session_id: str, event: dict[str, Any]) -> int:
+        queues = list(self._subscribers.get(session_id, ()))
+        for queue in queues:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(event)
+        return len(queues)
 
     @contextlib.asynccontextmanager
     async def subscribe(self, session_id: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
@@ -65,7 +67,10 @@ class RedisBroker:
 
     @classmethod
     async def connect(cls, url: str) -> RedisBroker:
-        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        try:
+            client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        except ValueError as exc:  # not a Redis URL: the same one line as one that does not answer
+            raise PagelensError(f"cannot use {shown(url)} as Redis: {exc}", code=ErrorCode.STORE_UNAVAILABLE) from exc
         try:
             await client.ping()
         except (redis.RedisError, OSError) as exc:
@@ -73,8 +78,9 @@ class RedisBroker:
             raise PagelensError(f"cannot reach Redis at {shown(url)}: {exc}", code=ErrorCode.STORE_UNAVAILABLE) from exc
         return cls(client)
 
-    async def publish(self, session_id: str, event: dict[str, Any]) -> None:
-        await self._client.publish(CHANNEL_PREFIX + session_id, json.dumps(event))
+    async def publish(self, session_id: str, event: dict[str, Any]) -> int:
+        received: int = await self._client.publish(CHANNEL_PREFIX + session_id, json.dumps(event))
+        return received
 
     @contextlib.asynccontextmanager
     async def subscribe(self, session_id: str) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:

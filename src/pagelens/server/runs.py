@@ -39,6 +39,9 @@ router = APIRouter(tags=["runs"])
 RunState = Literal["RUNNING", "COMPLETED", "FAILED", "STOPPED"]
 # Where a stop for a run travels, whichever daemon runs it.
 _CONTROL = "run-control:"
+_STOP = {"type": "stop"}
+# The result of a run found RUNNING with no daemon carrying it out.
+ORPHANED = "no daemon was carrying it out: the one running it stopped without ending it"
 STOP_WAIT_S = 10.0  # a stopped run ends at its next safe point; beyond this it is cut
 
 
@@ -133,12 +136,25 @@ async def stop_run(run_id: str, state: DaemonState) -> RunView:
     """Stop a run that is going (a run already ended is left as it is): directly when this
     daemon carries it out, else through the control channel of the one that does."""
     run = await _existing(state, run_id)
-    if run.status == "RUNNING":
-        if run_id in _running(state):
-            _running(state)[run_id][1].stop()
-        else:
-            await state.broker.publish(_CONTROL + run_id, {"type": "stop"})
+    if run.status != "RUNNING":
+        return RunView.of(run)
+    if run_id in _running(state):
+        _running(state)[run_id][1].stop()
+    elif not await state.broker.publish(_CONTROL + run_id, _STOP):
+        run = await _end_orphan(state, run)
     return RunView.of(run)
+
+
+async def _end_orphan(state: Daemon, run: RunRecord) -> RunRecord:
+    """A run that nobody listens for: its daemon was killed or crashed before it could end
+    it, and it would say RUNNING for ever. It ends STOPPED here. The stop is sent once
+    more after the write: a daemon just starting the run (subscribed since the first
+    send) gets it, or reads STOPPED once subscribed (_carry_out)."""
+    ended = await state.store.runs.update(run.id, RunChanges(status="STOPPED", result=ORPHANED))
+    await state.broker.publish(_CONTROL + run.id, _STOP)
+    if run.session_id is not None:
+        await publish(state, run.session_id, {"type": "run_finished", "runId": run.id, "status": "STOPPED"})
+    return ended
 
 
 @router.post("/api/runs/{run_id}/pick", status_code=202)
@@ -165,6 +181,8 @@ async def _carry_out(state: Daemon, run: RunRecord, agent: Agent, questions: Que
     try:
         async with state.broker.subscribe(_CONTROL + run.id) as control:
             watcher = asyncio.ensure_future(_follow(control, agent, questions))
+            if await _stopped_elsewhere(state, run.id):
+                agent.stop()
             try:
                 async with await Session.start(
                     headless=config.headless,
@@ -235,6 +253,13 @@ async def _report(state: Daemon, run: RunRecord, session: Session, thoughts: dic
         report = event.report
         text = report.result if report.status == "COMPLETED" else f"{report.status}: {report.reason}"
         await add_message(state, run.session_id, "assistant", text or report.status, status=report.status.lower())
+
+
+async def _stopped_elsewhere(state: Daemon, run_id: str) -> bool:
+    """Whether another daemon ended the run before this one listened for its stop
+    (_end_orphan): a stop sent in the instant between the start's answer and then."""
+    run = await state.store.runs.get(run_id)
+    return run is None or run.status != "RUNNING"
 
 
 def _running(state: Daemon) -> dict[str, tuple[asyncio.Future[None], Agent]]:

@@ -22,6 +22,9 @@ from pagelens.server.config import ServerConfig
 # on a busy machine took longer than uvicorn's 5 s: with four CPU hogs beside it, every
 # start lost a worker that way and began it again.
 WORKER_ANSWER_S = 30
+# How long a stopping daemon waits for the requests under way (a step, a streamed chat
+# answer) before it cuts them: a model that hangs would otherwise keep it from stopping.
+SHUTDOWN_GRACE_S = 10
 
 
 def resolve_token(config: ServerConfig, say: Callable[[str], None]) -> str:
@@ -106,6 +109,7 @@ def _uvicorn_config(config: ServerConfig, token: str) -> uvicorn.Config:
         lifespan="on",
         workers=config.workers,
         timeout_worker_healthcheck=WORKER_ANSWER_S,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
 
 
