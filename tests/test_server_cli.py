@@ -97,6 +97,17 @@ async def test_a_daemon_others_can_reach_needs_a_token_given_on_purpose(tmp_path
     assert not (tmp_path / "config" / "daemon-token").exists()
 
 
+async def test_the_token_can_come_from_the_environment_out_of_the_process_list(tmp_path: Path) -> None:
+    # --token shows the secret to every user of the machine in `ps`; PAGELENS_TOKEN does not.
+    env = {**environment(tmp_path), "PAGELENS_TOKEN": "s3cret"}
+    async with serve_process(env) as (process, base), httpx.AsyncClient(base_url=base) as client:
+        assert (await client.get("/openapi.json", headers={"Authorization": "Bearer s3cret"})).status_code == 200
+        assert (await client.get("/openapi.json")).status_code == 401
+        command_line = await asyncio.to_thread(Path(f"/proc/{process.pid}/cmdline").read_bytes)
+    assert b"s3cret" not in command_line
+    assert not (tmp_path / "config" / "daemon-token").exists()
+
+
 async def test_a_given_token_is_the_one_required(tmp_path: Path) -> None:
     async with serve(tmp_path, "--token", "s3cret") as (_process, base), httpx.AsyncClient(base_url=base) as client:
         assert (await client.get("/openapi.json", headers={"Authorization": "Bearer s3cret"})).status_code == 200

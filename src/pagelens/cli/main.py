@@ -368,7 +368,11 @@ def serve(
     ] = None,
     token: Annotated[
         str | None,
-        typer.Option(help="The bearer token to require; default: one made on first start and kept in your config."),
+        typer.Option(
+            envvar="PAGELENS_TOKEN",  # a command line is seen by every user of the machine (ps)
+            show_envvar=True,
+            help="The bearer token to require; default: one made on first start and kept in your config.",
+        ),
     ] = None,
     cors_origin: Annotated[
         list[str] | None, typer.Option(help="An origin whose pages may call the daemon (repeat for several).")
