@@ -85,7 +85,7 @@ async def test_combobox_suggestions_by_keyboard_and_by_select(session: Session, 
     shown = await nodes(session)
     assert [shown[n]["r"] for n in ("Cities", "Berlin", "Bern")] == ["lst", "opt", "opt"]
     await act(session, action="press", key="ArrowDown")
-    assert (await nodes(session))["Berlin"]["s"] == "selected"
+    assert (await nodes(session))["Berlin"]["s"] == "selected,focused"  # the active descendant
     entered = await act(session, action="press", key="Enter")
     assert entered["observations"]["recent_events"] == ["Flying to Berlin"]
     await act(session, action="type", element_id=box["i"], text="x")  # no city: the list stays shut
@@ -205,3 +205,86 @@ async def test_right_to_left_form(session: Session, site: str) -> None:
     await act(session, action="type", element_id=control["الاسم الكامل"]["i"], text="ليلى")
     sent = await act(session, action="click", element_id=control["إرسال"]["i"])
     assert sent["observations"]["recent_events"] == ["تم الحفظ"]
+
+
+async def test_a_row_half_scrolled_out_of_its_list_is_in_view_not_covered(session: Session, site: str) -> None:
+    await go(session, f"{site}scroll_list.html")
+    inbox = await session.analyze({"what": "semantic", "include_boxes": True})
+    rows = {node["n"]: node for node in inbox.data["interactive_tree"]}
+    # The list shows the top 15 px of row 6, whose centre it clips: the list is no cover.
+    assert "occ" not in rows["Message 6"] and "Message 7" not in rows
+    top, height = rows["Message 6"]["box"][1], rows["Message 6"]["box"][3]
+    assert top < rows["Message 6"]["xy"][1] < top + height / 2  # a click lands where it shows
+
+
+async def test_rows_scrolled_out_of_their_list_in_part_or_whole_are_clicked(session: Session, site: str) -> None:
+    await go(session, f"{site}scroll_list.html")
+    rows = await nodes(session, include_offscreen=True)
+    half = await act(session, action="click", element_id=rows["Message 6"]["i"])
+    assert half["observations"]["recent_events"] == ["Opened message 6"]
+    # Below the list's bottom edge, though its box lies in the viewport: scrolled to first.
+    hidden = await act(session, action="click", element_id=rows["Message 12"]["i"])
+    assert hidden["observations"]["recent_events"] == ["Opened message 12"]
+    assert "Message 12" in await nodes(session)
+
+
+async def test_the_interaction_model_and_the_semantic_view_agree_on_what_is_in_view(
+    session: Session, site: str
+) -> None:
+    await go(session, f"{site}scroll_list.html")
+    shown = await nodes(session)
+    model = await session.analyze({"what": "interaction"})
+    in_view = {c["name"]: c["inViewport"] for c in model.data["controls"]}
+    assert {name for name, seen in in_view.items() if seen} == set(shown)
+    assert (in_view["Message 6"], in_view["Message 7"], in_view["Message 12"]) == (True, False, False)
+
+
+async def test_set_value_moves_aria_sliders_and_spin_buttons_by_keyboard(session: Session, site: str) -> None:
+    await go(session, f"{site}controls.html")
+    volume = (await nodes(session))["Volume"]["i"]
+    await act(session, action="set_value", element_id=volume, value=70)
+    assert (await nodes(session, include_values=True))["Volume"]["v"] == "70 percent"
+    await act(session, action="set_value", element_id=volume, value="0")
+    assert (await nodes(session, include_values=True))["Volume"]["v"] == "0 percent"
+    await go(session, f"{site}ranges.html")
+    control = await nodes(session)
+    # Left and Right only, in steps of 5; a spin button by Up and Down.
+    await act(session, action="set_value", element_id=control["Margin"]["i"], value="35")
+    await act(session, action="set_value", element_id=control["Copies"]["i"], value="7")
+    values = await nodes(session, include_values=True)
+    assert (values["Margin"]["v"], values["Copies"]["v"]) == ("35", "7")
+    between = await act(session, action="set_value", element_id=control["Margin"]["i"], value="22")
+    assert between["message"].endswith("to 20: its steps pass over 22")
+    for value in ("wide", "80"):
+        refused = await session.interact({"action": "set_value", "element_id": control["Margin"]["i"], "value": value})
+        assert refused["error"] == "invalid_value" and "from 0 to 50" in refused["message"], refused
+    stuck = await session.interact({"action": "set_value", "element_id": control["Quality"]["i"], "value": "8"})
+    assert stuck["error"] == "state_unchanged" and "did not move" in stuck["message"]
+
+
+async def test_the_active_option_of_a_combobox_has_the_focus(session: Session, site: str) -> None:
+    await go(session, f"{site}combobox.html")
+    box = (await nodes(session))["Destination"]
+    await act(session, action="type", element_id=box["i"], text="Be")
+    await act(session, action="press", key="ArrowDown")
+    await act(session, action="press", key="ArrowDown")
+    shown = await nodes(session)
+    # The input keeps the keyboard focus; aria-activedescendant passes it on to Bern.
+    assert (shown["Destination"]["s"], shown["Berlin"].get("s"), shown["Bern"]["s"]) == (
+        "expanded,focused",
+        None,
+        "selected,focused",
+    )
+
+
+async def test_a_sorted_column_is_said_by_its_sort_button(session: Session, site: str) -> None:
+    await go(session, f"{site}menu_tree_grid.html")
+    control = await nodes(session)
+    assert control["Name"]["s"] == "ascending" and "s" not in control["Size"]
+    sorted_ = await act(session, action="click", element_id=control["Size"]["i"])
+    assert sorted_["observations"]["changes"][-1] == "Changed: button 'Size' sorted ascending"
+    again = await act(session, action="click", element_id=control["Size"]["i"])
+    assert again["observations"]["changes"][-1] == "Changed: button 'Size' sorted descending"
+    model = await session.analyze({"what": "interaction"})
+    states = {c["name"]: c["states"] for c in model.data["controls"]}
+    assert states["Size"]["sort"] == "descending" and "sort" not in states["Name"]

@@ -86,7 +86,11 @@ class ErrorCode(StrEnum):
         "select on something that is not a select or a dropdown (combobox, listbox, a button that opens one).",
     )
     OPTION_NOT_FOUND = "option_not_found", "select: no option has that value or label."
-    INVALID_VALUE = "invalid_value", "The element refused the value (the page changed it back or validated it out)."
+    INVALID_VALUE = (
+        "invalid_value",
+        "The element refused the value (the page changed it back or validated it out), or cannot take it (an "
+        "ARIA slider's value: a number within its range).",
+    )
     STATE_UNCHANGED = "state_unchanged", "The action ran but the element's state did not change as asked."
     INPUT_FAILED = "input_failed", "The browser did not deliver the input."
     UPLOAD_FAILED = "upload_failed", "The files could not be set on the file input."

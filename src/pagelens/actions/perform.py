@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import fnmatch
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -290,7 +291,7 @@ def _text_value(request: InteractRequest) -> str:
 
 @action(
     "set_value",
-    "Replace the element's value with value (or text).",
+    "Replace the element's value with value (or text); an ARIA slider or spin button is moved to it by keyboard.",
     kind="element",
     target="required",
     reads=("value", "text"),
@@ -298,8 +299,81 @@ def _text_value(request: InteractRequest) -> str:
 )
 async def set_value(act: Act) -> Done:
     value = _text_value(act.request)
+    target = await act.target()
+    widget = await act.call(target, "rangeWidget")
+    if widget is not None:
+        return await _set_range(act, target, widget, value)
     target = await _write(act, value, replace=True)
     return Done(f"set the value of {describe(target)}{await _mismatch(act, target, value)}", target)
+
+
+# Key presses toward an ARIA slider's value: from the nearer of its ends and where it
+# stands, a hundred steps reach any value of a 0 to 100 slider.
+MAX_RANGE_PRESSES = 200
+# The keys that move a slider or spin button a step (ARIA APG), for each direction by
+# preference: Up and Down first, as both kinds of widget take them.
+_STEP_KEYS = {True: ("ArrowUp", "ArrowRight"), False: ("ArrowDown", "ArrowLeft")}
+
+
+async def _set_range(act: Act, target: Target, widget: dict[str, Any], text: str) -> Done:
+    """An ARIA slider or spin button takes no typed text: reach `text` by keyboard, as a
+    user does (Home or End when an end is nearer, then the arrow keys a step at a time),
+    reading aria-valuenow after every key."""
+    want = _range_value(target, widget, text)
+    await act.ready(target, pointer=False)
+    if not (await act.call(target, "focus", "keep"))["focused"]:
+        raise ActionError(ErrorCode.NOT_FOCUSABLE, f"{describe(target)} does not take focus")
+    start = now = float(widget["now"])
+    for end, key in ((widget["min"], "Home"), (widget["max"], "End")):
+        if end is not None and abs(want - end) < abs(want - now):
+            now = await _press_range(act, target, key)
+    for _ in range(MAX_RANGE_PRESSES):
+        if math.isclose(now, want):
+            return Done(f"set the value of {describe(target)} to {now:g}", target)
+        moved = await _step_range(act, target, up=want > now, now=now)
+        if moved is None:
+            break
+        if (moved > want) == (want > now) and not math.isclose(moved, want):  # no step lands on it
+            return Done(f"set the value of {describe(target)} to {moved:g}: its steps pass over {want:g}", target)
+        now = moved
+    holds = f"it holds {now:g}" if math.isfinite(now) else "it no longer says its value"
+    why = "did not move" if math.isclose(now, start) else "did not get"
+    raise ActionError(
+        ErrorCode.STATE_UNCHANGED, f"{describe(target)} {why} to {want:g} with Home, End or the arrow keys ({holds})"
+    )
+
+
+def _range_value(target: Target, widget: dict[str, Any], text: str) -> float:
+    """`text` as a value the widget can take; invalid_value naming its range otherwise."""
+    low, high = widget["min"], widget["max"]
+    if widget["now"] is None:
+        raise ActionError(
+            ErrorCode.INVALID_VALUE, f"{describe(target)} does not say its value (aria-valuenow) to set it by"
+        )
+    try:
+        want = float(text)
+    except ValueError:
+        want = math.nan
+    if not math.isfinite(want) or (low is not None and want < low) or (high is not None and want > high):
+        span = f" from {low:g} to {high:g}" if low is not None and high is not None else ""
+        raise ActionError(ErrorCode.INVALID_VALUE, f"{describe(target)} takes a number{span}, not {text!r}")
+    return want
+
+
+async def _step_range(act: Act, target: Target, *, up: bool, now: float) -> float | None:
+    """One step up or down, by the first key that moves the widget that way; None when none does."""
+    for key in _STEP_KEYS[up]:
+        moved = await _press_range(act, target, key)
+        if moved > now if up else moved < now:  # nan compares false: no value, no step
+            return moved
+    return None
+
+
+async def _press_range(act: Act, target: Target, key: str) -> float:
+    """Press `key`; the widget's value after it (nan when it no longer says one)."""
+    await act.deliver(lambda: act.page.keyboard.press(key))
+    widget = await act.call(target, "rangeWidget")
+    return math.nan if widget is None or widget["now"] is None else float(widget["now"])
 
 
 @action("clear", "Empty the field.", kind="element", target="required")

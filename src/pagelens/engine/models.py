@@ -147,6 +147,7 @@ class ControlStates(_Model):
     expanded: bool | None = None
     selected: bool | None = None
     pressed: bool | Literal["mixed"] | None = None
+    sort: Literal["ascending", "descending"] | None = None  # a column or row header's aria-sort
     required: bool | None = None
     invalid: bool | None = None
     readonly: bool | None = None

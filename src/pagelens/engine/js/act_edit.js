@@ -3,8 +3,8 @@
 // (date, colour, range), take their value the way a browser's own picker sets it (value
 // then input and change events), as Playwright does too; scrolling is exact.
 
-import { actDeepActive, actDescribe, actFold, actIdOf } from './act_find.js';
-import { boxOf, intersectsViewport, isRendered, isVisible, styleOf } from './visibility.js';
+import { actDeepActive, actDescribe, actFold, actIdOf, actIsEditable } from './act_find.js';
+import { boxOf, isRendered, isVisible, styleOf, viewRect } from './visibility.js';
 import { composedParent, isComposedDescendant, labelsOf } from './dom.js';
 import { elementById } from './capture.js';
 import { frameContentOrigin } from './document.js';
@@ -62,6 +62,25 @@ export function actSetPickerValue(id, value) {
   setter.call(el, value);
   actDispatchValueEvents(el);
   return { value: el.value, accepted: el.value === value || (el.type === 'range' && el.value !== '') };
+}
+
+// An ARIA slider or spin button that takes no typed text (a native range or number input
+// takes its value as a field does): its value and range from its attributes, a slider's
+// range 0 to 100 by default; null for anything else.
+export function actRangeWidget(id) {
+  const el = actElement(id);
+  const role = getRole(el);
+  if ((role !== 'slider' && role !== 'spinbutton') || el.localName === 'input' || actIsEditable(el)) return null;
+  const number = (attr) => {
+    const text = (el.getAttribute(attr) || '').trim();
+    return text && Number.isFinite(Number(text)) ? Number(text) : null;
+  };
+  const slider = role === 'slider';
+  return {
+    now: number('aria-valuenow'),
+    min: number('aria-valuemin') ?? (slider ? 0 : null),
+    max: number('aria-valuemax') ?? (slider ? 100 : null),
+  };
 }
 
 export function actFieldText(id) {
@@ -156,7 +175,7 @@ export function actScroll(id, how) {
 export function actScrollIntoView(id) {
   const el = actElement(id);
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  return { inViewport: intersectsViewport(boxOf(el)) };
+  return { inViewport: viewRect(el, boxOf(el)) !== null };
 }
 
 // Where a frame element's document starts, in this frame's viewport; null when no frame

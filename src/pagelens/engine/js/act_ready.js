@@ -5,7 +5,7 @@
 // last failure is the typed reason the agent gets.
 
 import { actDescribe, actIsEditable } from './act_find.js';
-import { boxOf, clickPoint, intersectsViewport, isRendered, isVisible } from './visibility.js';
+import { boxOf, centreOf, clickPoint, isRendered, isVisible, viewRect } from './visibility.js';
 import { closestComposed, isComposedDescendant } from './dom.js';
 import { elementById } from './capture.js';
 import { actNoteTarget } from './act_observe.js';
@@ -34,6 +34,19 @@ function actHitTarget(x, y) {
   return hit;
 }
 
+// Scrolled into view first, as a user would: an element whose middle does not show
+// (outside the viewport, or clipped by a list that scrolls within the page), or that runs
+// past the viewport's bottom or right edge (where banners are fixed). One clipped by a
+// pixel in its list is clicked where it shows: a virtual list renders its rows again
+// as it scrolls.
+function actNeedsScroll(el) {
+  const rect = boxOf(el);
+  const part = viewRect(el, rect);
+  const [x, y] = centreOf(rect);
+  if (!part || x < part.left || x > part.right || y < part.top || y > part.bottom) return true;
+  return rect.bottom > window.innerHeight || rect.right > window.innerWidth;
+}
+
 // A label forwards its clicks to its control, so a hit on the element's own label counts.
 function actReceives(el, hit) {
   if (!hit) return false;
@@ -54,8 +67,11 @@ function actCheckOnce(el, opts, previous) {
   }
   if (!actSameBox(rect, previous)) return { reason: 'not_stable', message: 'the element is still moving', rect };
   if (opts.pointer) {
-    if (!intersectsViewport(rect)) return { reason: 'not_visible', message: 'the element is outside the viewport', rect };
-    const [x, y] = clickPoint(rect);
+    const part = viewRect(el, rect);
+    if (!part) {
+      return { reason: 'not_visible', message: 'the element is outside the viewport or scrolled out of its container', rect };
+    }
+    const [x, y] = centreOf(part);
     const hit = actHitTarget(x, y);
     if (!actReceives(el, hit)) {
       return { reason: 'occluded', message: `${actDescribe(hit)} would receive the click`, covering: actDescribe(hit), rect };
@@ -69,17 +85,14 @@ function actCheckOnce(el, opts, previous) {
 export async function actReady(id, opts) {
   const el = elementById(id);
   if (!el) return { ok: false, reason: 'not_found', message: `no element with id ${id}` };
-  const initial = boxOf(el);
-  if (!intersectsViewport(initial) || initial.bottom > window.innerHeight || initial.right > window.innerWidth) {
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  }
+  if (actNeedsScroll(el)) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const end = performance.now() + (opts.timeoutMs || 0);
   let previous = null;
   for (;;) {
     const check = actCheckOnce(el, opts, previous);
     if (check.reason === null) {
       actNoteTarget(el);
-      const [x, y] = clickPoint(check.rect);
+      const [x, y] = clickPoint(el, check.rect);
       return { ok: true, point: [x, y] };
     }
     if (check.reason === 'not_found' || performance.now() > end) {

@@ -1,7 +1,7 @@
 // The action half of the engine: the calls the action layer makes, by name.
 
 import { actAtPoint, actFind, actHeal, actSelectorOf } from './act_find.js';
-import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput, actLabelFor, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
+import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput, actLabelFor, actRangeWidget, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
 import { actDocToken, actObserveEnd, actObserveStart, actWaitForChange, actWaitForText, actWaitQuiet } from './act_observe.js';
 import { actLoadCount, actLoadEnd, actLoadScroll, actLoadStart } from './act_load.js';
 import { actReady } from './act_ready.js';
@@ -21,6 +21,7 @@ export const actions = {
   focus: actFocus,
   setPickerValue: actSetPickerValue,
   fieldText: actFieldText,
+  rangeWidget: actRangeWidget,
   selectOptions: actSelectOptions,
   checkedState: actCheckedState,
   labelFor: actLabelFor,

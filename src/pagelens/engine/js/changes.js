@@ -177,6 +177,7 @@ const WATCHED_STATES = {
   expanded: (v) => (v ? 'expanded' : 'collapsed'),
   selected: (v) => (v ? 'selected' : 'not selected'),
   pressed: (v) => ({ true: 'pressed', mixed: 'mixed' }[String(v)] || 'not pressed'),
+  sort: (v) => (v ? `sorted ${v}` : 'not sorted'),
 };
 
 export function stateChangeLine(el, before, after) {

@@ -3,7 +3,7 @@
 import { LANDMARK_TAGS } from './region.js';
 import { accessibleName } from './accname.js';
 import { beginStamping, shownId, stableId } from './ids.js';
-import { boxOf, intersectsViewport, isRendered, isVisible, noteScannedShadowRoots } from './visibility.js';
+import { boxOf, isRendered, isVisible, noteScannedShadowRoots, viewRect } from './visibility.js';
 import { interactiveRole } from './role.js';
 import { resetRunCaches } from './core.js';
 import { unmasked } from './contact.js';
@@ -19,11 +19,20 @@ class Control {
     this.mask = scan.mask; // what a view shows of a text: contact details masked, or not (contact.js)
     this.deadline = scan.deadline;
     this.nameIsMasked = false;
-    this.inViewport = intersectsViewport(rect);
+    this._viewRect = undefined;
     this._visible = undefined;
     this._name = undefined;
     this.stampedId = null; // set by stampIds
     this._shown = false;
+  }
+  // The part of its box in view (viewport and scrolling containers), or null: asked
+  // by the views that show or place controls, once.
+  get viewRect() {
+    if (this._viewRect === undefined) this._viewRect = viewRect(this.el, this.rect);
+    return this._viewRect;
+  }
+  get inViewport() {
+    return this.viewRect !== null;
   }
   // Asked only by the views that show or count visible controls, and by the semantic
   // view only for the controls in its range (on a huge page it is a third of the scan).

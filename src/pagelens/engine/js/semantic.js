@@ -8,7 +8,7 @@ import { controlStates, fieldValue } from './states.js';
 import { isSensitiveField } from './sensitive.js';
 import { STOP, detailsSummary, pageUrl, walkRenderedElements } from './dom.js';
 import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
-import { isOccluded, isRendered, isScrolledAway, styleOf, viewportSize } from './visibility.js';
+import { centreOf, isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
 import { takeRecentEvents } from './changes.js';
@@ -29,6 +29,7 @@ function stateString(states) {
     const value = states[key];
     if (key === 'checked' && value === 'mixed') flags.push('mixed');
     else if (key === 'expanded') flags.push(value ? 'expanded' : 'collapsed');
+    else if (key === 'sort') flags.push(value);
     else if (value === true) flags.push(key);
   }
   flags.sort((a, b) => STATE_ORDER.indexOf(a) - STATE_ORDER.indexOf(b));
@@ -156,7 +157,7 @@ export function semanticView(scan, options) {
     }
     const s = stateString(controlStates(el, control.role));
     if (s) node.s = s;
-    node.xy = [round(r.left + r.width / 2), round(r.top + r.height / 2)];
+    node.xy = centreOf(control.viewRect || r).map(round);
     if (options.includeBoxes) node.box = [round(r.left), round(r.top), round(r.width), round(r.height)];
     const scr = scrollInfo(el);
     if (scr) node.scr = scr;
@@ -165,13 +166,9 @@ export function semanticView(scan, options) {
         occlusionUnchecked++;
       } else {
         const start = performance.now();
-        const covered = isOccluded(el, r);
-        // Not hit at its centre because it is scrolled out of its container: off-screen
-        // rather than covered (asked only of what the hit test missed).
-        const scrolledAway = covered && isScrolledAway(el, r);
+        // At the part in view: a row half scrolled out of its list is not covered by the list.
+        if (isOccluded(el, control.viewRect)) node.occ = true;
         hitTestingMs += performance.now() - start;
-        if (scrolledAway && !options.includeOffscreen) continue;
-        if (covered && !scrolledAway) node.occ = true;
       }
     }
     tree.push(node);

@@ -2,7 +2,7 @@
 
 import { composedParent } from './dom.js';
 import { rangeValue } from './accname.js';
-import { isDetailsSummary } from './role.js';
+import { getRole, interactiveRole, isDetailsSummary } from './role.js';
 import { isPasswordField } from './sensitive.js';
 import { normalizeSpace } from './core.js';
 
@@ -80,6 +80,8 @@ export function controlStates(el, role) {
   if (selected) states.selected = true;
   const pressed = ariaBool(el, 'aria-pressed');
   if (pressed !== undefined) states.pressed = pressed;
+  const sort = sortState(el);
+  if (sort) states.sort = sort;
   if (el.required || ariaBool(el, 'aria-required') === true) states.required = true;
   if (isInvalid(el)) states.invalid = true;
   if (isReadOnly(el)) states.readonly = true;
@@ -89,12 +91,32 @@ export function controlStates(el, role) {
   return states;
 }
 
+// Keyboard focus: the focused element (inside open shadow roots too), or the one it names
+// as its active descendant (the option a combobox's arrow keys moved to), where
+// assistive technology puts the focus.
 function isFocused(el) {
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) {
     active = active.shadowRoot.activeElement;
   }
-  return active === el;
+  if (active === el) return true;
+  return !!active && !!el.id && active.getAttribute('aria-activedescendant') === el.id &&
+    active.getRootNode() === el.getRootNode();
+}
+
+const SORT_HEADER_ROLES = new Set(['columnheader', 'rowheader']);
+
+// A header's aria-sort (ascending or descending), said by the control that sorts: the
+// header itself when it is a control, else the one control inside it (its sort button).
+function sortState(el) {
+  const header = el.closest('[aria-sort]');
+  if (!header || !SORT_HEADER_ROLES.has(getRole(header))) return undefined;
+  const sort = header.getAttribute('aria-sort');
+  if (sort !== 'ascending' && sort !== 'descending') return undefined;
+  if (header === el) return sort;
+  if (interactiveRole(header)) return undefined;
+  const controls = Array.from(header.querySelectorAll('*')).filter((d) => interactiveRole(d));
+  return controls.length === 1 ? sort : undefined;
 }
 
 export function fieldValue(el, role) {

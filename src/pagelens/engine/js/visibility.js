@@ -6,7 +6,8 @@
 //  - isVisible: rendered and actually seen: a box, not fully transparent, not clipped
 //    away on itself or a close ancestor (the "visually hidden" pattern).
 //  - boxOf: the element's box, or the box of its contents when its own is empty.
-//  - inViewport / occlusion by hit testing at the centre point.
+//  - viewRect: the part of the box in view (viewport and scrolling containers);
+//    occlusion by hit testing at its centre.
 
 import { closestComposed, composedParent, isComposedDescendant } from './dom.js';
 import { isComma, ruleQuestion, splitSelector, surveyedElements } from './stylerules.js';
@@ -224,39 +225,102 @@ export function intersectsViewport(rect) {
   return rect.bottom > 0 && rect.right > 0 && rect.top < vp.height && rect.left < vp.width;
 }
 
-// The point an agent would click: the centre of the part of the box inside the viewport.
-export function clickPoint(rect) {
+// The part of an element's box in view: inside the viewport and inside every ancestor
+// that clips its overflow (a list that scrolls within the page); null when none of it
+// is (below the fold, scrolled out of its list). The interaction model's and the
+// semantic view's inViewport, and where actions click.
+export function viewRect(el, rect) {
+  if (!intersectsViewport(rect)) return null; // the common case on a long page, answered first
+  const clip = clipOfBox(el);
+  const left = Math.max(rect.left, clip.left), right = Math.min(rect.right, clip.right);
+  const top = Math.max(rect.top, clip.top), bottom = Math.min(rect.bottom, clip.bottom);
+  if (right <= left || bottom <= top) return null;
+  return { left, top, right, bottom, width: right - left, height: bottom - top };
+}
+
+// The point an agent would click: the centre of the part in view (of the box when none is).
+export function clickPoint(el, rect) {
+  return centreOf(viewRect(el, rect) || rect);
+}
+
+export function centreOf(rect) {
+  return [rect.left + rect.width / 2, rect.top + rect.height / 2];
+}
+
+function viewportRect() {
   const vp = viewportSize();
-  const left = Math.max(rect.left, 0), right = Math.min(rect.right, vp.width);
-  const top = Math.max(rect.top, 0), bottom = Math.min(rect.bottom, vp.height);
-  if (right <= left || bottom <= top) return [rect.left + rect.width / 2, rect.top + rect.height / 2];
-  return [(left + right) / 2, (top + bottom) / 2];
+  return { left: 0, top: 0, right: vp.width, bottom: vp.height };
 }
 
-// Outside the box of an ancestor that clips its overflow: a row scrolled out of a list
-// that scrolls inside the page. Its box may lie in the viewport, yet no one sees it. (An
-// element fixed in place escapes its ancestors' clipping.)
-export function isScrolledAway(el, rect) {
-  for (let cur = el; cur && cur !== document.body && cur !== document.documentElement; cur = composedParent(cur)) {
-    const style = styleOf(cur);
-    if (style.position === 'fixed') return false;
-    if (cur === el || (style.overflowX === 'visible' && style.overflowY === 'visible')) continue;
-    if (style.display === 'inline' || style.display === 'contents') continue; // overflow does not apply
-    // Overflow is clipped at the padding box: inside the borders and scroll bars.
-    const box = cur.getBoundingClientRect();
-    const left = box.left + cur.clientLeft, top = box.top + cur.clientTop;
-    const right = left + cur.clientWidth, bottom = top + cur.clientHeight;
-    if (rect.bottom <= top || rect.top >= bottom || rect.right <= left || rect.left >= right) return true;
+// The clip on an element's own box: that of what its clipping parent contains (below).
+function clipOfBox(el) {
+  return styleOf(el).position === 'fixed' ? viewportRect() : contentClip(clippingParent(el));
+}
+
+// Overflow is clipped for what a box contains, not for the box itself. An absolutely
+// positioned element escapes the clips between it and its containing block; one fixed in
+// place (a modal, a popover) escapes every clip but the viewport's.
+function clippingParent(el) {
+  let parent = composedParent(el);
+  if (styleOf(el).position === 'absolute') {
+    while (parent && !containsAbsolute(parent)) parent = composedParent(parent);
   }
-  return false;
+  return parent;
 }
 
-// True when hit testing at the click point lands on something that is neither the
-// element nor inside it (a modal, a cookie banner, or the element has
-// pointer-events:none). Undefined when the point is outside the viewport.
-export function isOccluded(el, rect) {
-  if (!intersectsViewport(rect)) return undefined;
-  const [x, y] = clickPoint(rect);
+function containsAbsolute(el) {
+  const style = styleOf(el);
+  return style.position !== 'static' || style.transform !== 'none';
+}
+
+const contentClipCache = runScopedMap();
+
+// The clip on what an element contains, memoised along its clipping parents (controls
+// share their ancestors), from the top down without recursion (a page may nest deep).
+// The body's and the root's overflow is the viewport's: the page's own scroll.
+function contentClip(el) {
+  const chain = [];
+  let clip = null;
+  for (let cur = el; !clip;) {
+    if (!cur || cur === document.body || cur === document.documentElement) {
+      clip = viewportRect();
+    } else if (contentClipCache.has(cur)) {
+      clip = contentClipCache.get(cur);
+    } else {
+      chain.push(cur);
+      if (styleOf(cur).position === 'fixed') clip = viewportRect();
+      else cur = clippingParent(cur);
+    }
+  }
+  for (let i = chain.length - 1; i >= 0; i--) {
+    clip = ownClip(chain[i], clip);
+    contentClipCache.set(chain[i], clip);
+  }
+  return clip;
+}
+
+// `outer` narrowed by the element's own overflow clip, at its padding box (inside the
+// borders and scroll bars).
+function ownClip(el, outer) {
+  const style = styleOf(el);
+  const clipsX = style.overflowX !== 'visible', clipsY = style.overflowY !== 'visible';
+  if ((!clipsX && !clipsY) || style.display === 'inline' || style.display === 'contents') return outer;
+  const box = el.getBoundingClientRect();
+  const left = box.left + el.clientLeft, top = box.top + el.clientTop;
+  return {
+    left: clipsX ? Math.max(outer.left, left) : outer.left,
+    right: clipsX ? Math.min(outer.right, left + el.clientWidth) : outer.right,
+    top: clipsY ? Math.max(outer.top, top) : outer.top,
+    bottom: clipsY ? Math.min(outer.bottom, top + el.clientHeight) : outer.bottom,
+  };
+}
+
+// True when hit testing at the centre of the part in view (`part`, from viewRect) lands
+// on something that is neither the element nor inside it (a modal, a cookie banner, or
+// the element has pointer-events:none). Undefined when no part is in view.
+export function isOccluded(el, part) {
+  if (!part) return undefined;
+  const [x, y] = centreOf(part);
   const root = el.getRootNode();
   const hit = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
   if (!hit) return undefined;
