@@ -35,7 +35,8 @@ from pagelens.agent.events import (
 )
 from pagelens.agent.history import DEFAULT_REQUEST_BUDGET
 from pagelens.agent.llm import ChatModel, ModelError, open_model, resolve_model
-from pagelens.agent.llm.messages import ToolCall
+from pagelens.agent.llm.messages import Completion, ToolCall
+from pagelens.agent.secrets import Secrets, StreamedText, hide_typed
 from pagelens.agent.skills import Skills
 from pagelens.agent.tools import ElementPicker
 from pagelens.agent.toolset import NAVIGATION_TIMEOUT_S, TOOLS, ToolContext, ToolOutput, run_tool
@@ -46,9 +47,6 @@ EventHandler = Callable[[AgentEvent], Awaitable[None] | None]
 # The model may answer in text once; a second time in a row the run ends (no_tool_call).
 MAX_TEXT_ONLY_REPLIES = 2
 STOPPED_BY_USER = "stopped by the user"  # a stop's reason unless its caller gives one
-# Typed values stay out of reports and terminals unless asked for (docs/privacy.md).
-_VALUE_ARGUMENTS = ("text", "value")
-_REDACTED = "•••"
 
 
 @dataclass
@@ -86,7 +84,7 @@ class Agent:
     browser: str | None = None  # what to launch when it starts its own: chromium, chrome, msedge or a path
     allowed_hosts: list[str] | None = None
     limits: Limits = field(default_factory=Limits)
-    show_values: bool = False  # put typed text in events and reports
+    show_values: bool = False  # put typed text in events and reports (secrets stay masked: secrets.py)
     # How a headless run asks its user to point at an element (the daemon's web UI);
     # None: ask_user_which_element needs a visible browser.
     picker: ElementPicker | None = None
@@ -179,6 +177,7 @@ class _Run:
         self.started = time.monotonic()
         self.deadline = self.started + self.limits.time_limit_s
         self.seen_url: str | None = None
+        self.secrets = Secrets()
 
     async def go(self) -> RunReport:
         brain, url = self.brain, self.url
@@ -198,6 +197,8 @@ class _Run:
             brain.plan.finish(succeeded=False, outcome=exc.message)
         report.steps, report.plan, report.usage = self.steps, brain.plan, brain.usage
         report.duration_s = round(time.monotonic() - self.started, 3)
+        # Masked with every secret the run came to know, also those learnt after a step.
+        report = self.secrets.redact_model(report)
         await self._emit(PlanUpdated(plan=brain.plan.model_copy(deep=True)))
         await self._emit(RunFinished(report=report))
         return report
@@ -206,7 +207,7 @@ class _Run:
         text_only = 0
         while True:
             self._check_budgets()
-            completion = await self._guarded(self.brain.think(lambda text: self._emit_soon(Thinking(text=text))))
+            completion = await self._guarded(self._think())
             # The user may have moved the tab while the model thought: its calls answer the
             # page it saw, and the move is reported right after their results.
             moved = await self._user_navigation()
@@ -226,26 +227,35 @@ class _Run:
                     raise _End("FAILED", ErrorCode.TASK_FAILED, str(output.data["reason"]))
             await self._report_navigation(moved)
 
+    async def _think(self) -> Completion:
+        """The model's next move; its text goes to watchers as it streams in."""
+        streamed = StreamedText(self.secrets)
+        completion = await self.brain.think(lambda text: self._think_aloud(streamed.feed(text)))
+        self._think_aloud(streamed.rest())
+        return completion
+
     async def _act(self, call: ToolCall, *, thought: str, opening: bool = False) -> ToolOutput:
         """Run one tool call and give its result to the model."""
         self._check_budgets()
         index = len(self.steps)
-        shown = self._shown(call)
-        await self._emit(ToolStarted(index=index, tool=call.name, arguments=shown, thought=thought))
+        # Not run yet, so where its text goes is not known: typed text is masked even
+        # when the run shows values.
+        started = hide_typed(call.name, call.arguments)
+        await self._emit(ToolStarted(index=index, tool=call.name, arguments=started, thought=thought))
         began = time.monotonic()
         if opening:  # the loop's own first navigation, shown to the model as a call of its own
             self.brain.record_call(call)
         if call.invalid_arguments is not None:
             output = ToolOutput.failure(InvalidRequestError(_not_an_object(call)))
         else:
-            output = await self._guarded(run_tool(self.context, self.tools, call.name, call.arguments))
+            output = await self._guarded(self._run_tool(call))
         if output.usage is not None:  # the run's model, asked by the tool: the run's tokens too
             self.brain.usage = self.brain.usage + output.usage
         self.seen_url = self.session.tabs.active_url()
         step = StepRecord(
             index=index,
             tool=call.name,
-            arguments=shown,
+            arguments=dict(call.arguments) if self.agent.show_values else started,
             ok=output.ok,
             error=output.data.get("error"),
             message=output.data.get("message"),
@@ -254,10 +264,23 @@ class _Run:
         )
         self.steps.append(step)
         view_key = output.view_key
-        self.brain.observe(call, output.data, on_cut=self._forgetting(view_key) if view_key else None)
+        data = self.secrets.redact(output.data)
+        self.brain.observe(call, data, on_cut=self._forgetting(view_key) if view_key else None)
         await self._emit(ToolFinished(step=step, observation=_observation(call.name, output)))
         if call.name == "plan" or self.brain.plan.steps:
             await self._emit(PlanUpdated(plan=self.brain.plan.model_copy(deep=True)))
+        return output
+
+    async def _run_tool(self, call: ToolCall) -> ToolOutput:
+        """`call` carried out. Around a tool that acts on the page, what its sensitive
+        fields hold is read: before, what the user or an earlier call put there (the
+        tool may read it and move on), after, what the tool typed."""
+        acts = call.name in self.tools and self.tools[call.name].acts
+        if acts:
+            await self.secrets.read_page(self.session)
+        output = await run_tool(self.context, self.tools, call.name, call.arguments)
+        if acts:
+            await self.secrets.read_page(self.session)
         return output
 
     def _forgetting(self, view_key: str) -> Callable[[], None]:
@@ -281,7 +304,7 @@ class _Run:
 
     async def _report_navigation(self, moved: dict[str, Any] | None) -> None:
         if moved is not None:
-            self.brain.note_navigation(moved)
+            self.brain.note_navigation(self.secrets.redact(moved))
             await self._emit(UserNavigated(url=moved["finalUrl"], title=moved["title"]))
 
     def _check_budgets(self) -> None:
@@ -319,23 +342,19 @@ class _Run:
         self._check_budgets()  # raises STOPPED or the time budget
         raise AssertionError("unreachable")
 
-    def _shown(self, call: ToolCall) -> dict[str, Any]:
-        if self.agent.show_values or call.name != "interact":
-            return dict(call.arguments)
-        return {k: (_REDACTED if k in _VALUE_ARGUMENTS else v) for k, v in call.arguments.items()}
+    def _deliver(self, event: AgentEvent) -> Awaitable[None] | None:
+        """`event` to the watcher, its secrets masked (docs/agent.md, "Secrets")."""
+        return None if self.on_event is None else self.on_event(self.secrets.redact_model(event))
 
     async def _emit(self, event: AgentEvent) -> None:
-        if self.on_event is None:
-            return
-        result = self.on_event(event)
+        result = self._deliver(event)
         if result is not None:
             await result
 
-    def _emit_soon(self, event: AgentEvent) -> None:
-        if self.on_event is not None:
-            result = self.on_event(event)
-            if result is not None:
-                asyncio.ensure_future(result)
+    def _think_aloud(self, text: str) -> None:
+        """A piece of the model's text, to watchers, at once (the model is still streaming)."""
+        if text and (result := self._deliver(Thinking(text=text))) is not None:
+            asyncio.ensure_future(result)
 
 
 def _not_an_object(call: ToolCall) -> str:

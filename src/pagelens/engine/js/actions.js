@@ -5,6 +5,7 @@ import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput
 import { actDocToken, actObserveEnd, actObserveStart, actWaitForChange, actWaitForText, actWaitQuiet } from './act_observe.js';
 import { actLoadCount, actLoadEnd, actLoadScroll, actLoadStart } from './act_load.js';
 import { actReady } from './act_ready.js';
+import { heldSecrets } from './sensitive.js';
 
 export const actions = {
   find: actFind,
@@ -33,4 +34,5 @@ export const actions = {
   loadScroll: actLoadScroll,
   loadCount: actLoadCount,
   loadEnd: actLoadEnd,
+  heldSecrets,
 };

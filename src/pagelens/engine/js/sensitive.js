@@ -6,14 +6,15 @@
 
 import { getElementByIdInScope, labelsOf } from './dom.js';
 import { normalizeSpace, runScopedMap } from './core.js';
+import sensitiveWords from '../sensitive.json';
 
 // Field types that take typed text: a checkbox named "save_card" holds no card number.
 const TEXT_TYPES = new Set(['', 'text', 'tel', 'number', 'email', 'password', 'search', 'url']);
 
-// Password hints, matched inside words ("passwd", "Passwort", "contraseña"): they are
-// specific enough, and the way sites spell them varies most. Read in a hint's words
-// (below): "user_pass" says "pass".
-const PASSWORD_HINT_RE = /passw|\bpwd\b|\bpass\b|kennwort|contrase|mot de passe|senha|wachtwoord|losenord|passord|hasło|haslo|пароль|密码|パスワード/i;
+// Password hints (../sensitive.json, shared with Python), matched inside words ("passwd",
+// "Passwort", "contraseña"): they are specific enough, and the way sites spell them varies
+// most. Read in a hint's words (below): "user_pass" says "pass".
+const PASSWORD_HINT_RE = new RegExp(sensitiveWords.passwordHints.join('|'), 'i');
 
 // The other secrets, as whole words of a hint in which identifiers are split into words
 // ("cardNumber", "card_number" and "card-number" read "card number") and accents are
@@ -127,4 +128,16 @@ function sensitiveByKind(el) {
   if (!TEXT_TYPES.has(type)) return false;
   if (/(^|\s)(one-time-code|cc-[a-z-]+)(\s|$)/.test(autocompleteOf(el))) return true;
   return SECRET_HINT_RE.test(words(fieldHint(el)));
+}
+
+// What the document's sensitive fields hold, for the agent alone, to mask wherever it
+// shows up (docs/agent.md, "Secrets"). Hidden inputs are left out: they hold tokens and
+// ids, not what a person typed.
+export function heldSecrets() {
+  const held = [];
+  for (const el of document.querySelectorAll('input:not([type=hidden i]), textarea')) {
+    const field = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (el);
+    if (field.value && isSensitiveField(field)) held.push(field.value);
+  }
+  return held;
 }
