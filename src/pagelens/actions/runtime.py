@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from playwright.async_api import Error as PlaywrightError
 
 from pagelens.browser.browser import Browser
+from pagelens.browser.guard import bounded
 from pagelens.browser.launcher import CHROMIUM_ARGS, check_launch_or_attach, find_browser
 from pagelens.browser.network import host_resolver_rules
 from pagelens.errors import BrowserConnectError
@@ -86,8 +87,8 @@ class BrowserRuntime:
     async def stop(self) -> None:
         browser, self._browser = self._browser, None
         if browser is not None:
-            with contextlib.suppress(PlaywrightError, OSError):
-                await asyncio.wait_for(browser.close(), 10.0)
+            with contextlib.suppress(PlaywrightError, OSError, TimeoutError):  # gone, or hung: let go of it
+                await bounded(browser.close(), timeout=10.0)
         self.endpoint = None
         process, self._process = self._process, None
         if process is not None and process.returncode is None:

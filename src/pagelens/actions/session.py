@@ -4,7 +4,9 @@
 One call at a time reaches the browser (a lock), whether the agent waits for it or it
 runs in the background. Before each call the session makes sure its Chromium is alive
 (relaunching or re-attaching it: ``browser_restarted: true``) and that no dialog held
-from an earlier action still freezes the page.
+from an earlier action still freezes the page. A call ends when its browser dies, not
+only past its time limit: Playwright leaves some calls on a dead browser unanswered for
+ever (browser/guard.py).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
@@ -29,10 +31,13 @@ from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tab_actions import TabCall
 from pagelens.actions.tabs import Tabs
 from pagelens.browser import Browser
+from pagelens.browser.guard import bounded
 from pagelens.budget import DEFAULT_MAX_TOKENS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError, first_line
 
 CALL_TIMEOUT_S = 120.0  # the ceiling of any one call, whatever its parts' own limits
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class Session:
         self.tabs = Tabs(options.dialogs)
         self.commands = CommandStore()
         self._lock = asyncio.Lock()
+        self._restarted = False  # the browser was started again, and no call has said so yet
         self._navigation = navigation.NavigationOptions(
             settle=options.settle,
             timeout=options.navigation_timeout,
@@ -157,30 +163,38 @@ class Session:
         return result.to_json()
 
     async def _locked(self, action: str, call: Callable[[bool], Awaitable[Any]]) -> Any:
-        """Run `call` alone, on a live browser. A browser that dies during the call is
-        restarted and the call made once more."""
+        """Run `call(restarted)` alone, on a live browser. A browser that dies during the
+        call is restarted and the call made once more."""
         async with self._lock:
-            restarted = False
             for attempt in (1, 2):
-                restarted = await self._ensure_browser() or restarted
                 try:
-                    result = await asyncio.wait_for(call(restarted), CALL_TIMEOUT_S)
+                    await self._ensure_browser()
+                    result = await self._bounded(call(self._restarted))
                 except InvalidRequestError:
                     raise
                 except (PagelensError, PlaywrightError, TimeoutError) as exc:
                     if attempt == 1 and not self._runtime.alive():
                         continue
                     result = ActionResult.failure(action, _typed(exc))
-                if isinstance(result, ActionResult) and restarted:
+                if isinstance(result, ActionResult) and self._restarted:
                     result.browser_restarted = True
+                self._restarted = False
                 return result
             raise AssertionError("unreachable")
 
-    async def _ensure_browser(self) -> bool:
-        if not await self._runtime.ensure():
-            return False
-        await self.tabs.restore(self._runtime.browser)
-        return True
+    async def _ensure_browser(self) -> None:
+        """Start the browser again if it died (raising when it cannot be) and restore its
+        tabs; the restart is `_restarted` until a call reports it."""
+        if await self._runtime.ensure():
+            self._restarted = True
+            await self._bounded(self.tabs.restore(self._runtime.browser))
+
+    async def _bounded(self, work: Awaitable[T]) -> T:
+        """`work`, ended when the browser dies (BrowserGoneError) or past CALL_TIMEOUT_S."""
+        try:
+            return await bounded(work, timeout=CALL_TIMEOUT_S, lifeline=self._runtime.browser.lifeline)
+        except TimeoutError as exc:
+            raise _too_long() from exc
 
     def _call(self, req: InteractRequest) -> TabCall:
         return TabCall(req, self.tabs, self._navigation, self._actions, self.commands)
@@ -211,21 +225,26 @@ class Session:
 
     async def live_browser(self) -> tuple[Browser, bool]:
         """The session's browser, for work in tabs of its own (summarize), started again if
-        it had died, and whether it was: such work runs outside the session's calls, which
-        are what restart a dead browser."""
+        it had died, and whether it was since a call last said so: such work runs outside
+        the session's calls, which are what restart a dead browser."""
         async with self._lock:
-            restarted = await self._ensure_browser()
+            await self._ensure_browser()
+            restarted, self._restarted = self._restarted, False
             return self._runtime.browser, restarted
 
     async def page(self, tab_id: str | None = None) -> PlaywrightPage:
         """A tab's Playwright page (default: the active tab), on a live browser and with no
         dialog of an earlier action still freezing it. The caller drives the page itself,
-        outside the session's lock: such tools may call `interact` (to navigate) meanwhile."""
+        outside the session's lock: such tools may call `interact` (to navigate) meanwhile.
+        A restart it makes is reported by the next call."""
         async with self._lock:
             await self._ensure_browser()
-            tab = await self.tabs.current(tab_id)
-            await perform.release(tab, self._actions)
-            return tab.playwright_page
+            return await self._bounded(self._released_page(tab_id))
+
+    async def _released_page(self, tab_id: str | None) -> PlaywrightPage:
+        tab = await self.tabs.current(tab_id)
+        await perform.release(tab, self._actions)
+        return tab.playwright_page
 
     # ---- analyze
 
@@ -264,5 +283,9 @@ def _typed(exc: Exception) -> PagelensError:
     if isinstance(exc, PagelensError):
         return exc
     if isinstance(exc, TimeoutError):
-        return ActionError(ErrorCode.TIMEOUT, f"the call took longer than {CALL_TIMEOUT_S:g} s")
+        return _too_long()
     return ActionError(ErrorCode.BROWSER_ERROR, first_line(exc))
+
+
+def _too_long() -> ActionError:
+    return ActionError(ErrorCode.TIMEOUT, f"the call took longer than {CALL_TIMEOUT_S:g} s")

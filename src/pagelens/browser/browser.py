@@ -12,6 +12,7 @@ from playwright.async_api import BrowserContext, Playwright, ViewportSize, async
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
+from pagelens.browser.guard import Lifeline, bounded
 from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
 from pagelens.browser.network import NetworkPolicy, host_resolver_rules
 from pagelens.browser.page import Page
@@ -21,12 +22,16 @@ from pagelens.engine.models import VIEWS, View
 from pagelens.errors import (
     BrowserConnectError,
     BrowserLaunchError,
+    ErrorCode,
     InvalidRequestError,
+    PagelensError,
     first_line,
 )
 
 DEFAULT_VIEWPORT = (1280, 800)
 _CLOSE_TIMEOUT_S = 15.0
+_NEW_PAGE_TIMEOUT_S = 15.0
+_SETUP_S = 15.0  # after a launch or an attach: the context, the network policy
 _CDP_SCHEMES = ("http://", "https://", "ws://", "wss://")
 
 T = TypeVar("T")
@@ -48,6 +53,7 @@ class Browser:
     ) -> None:
         self._playwright = playwright
         self.playwright_browser = browser
+        self.lifeline = Lifeline(browser)  # calls on it end when it dies (browser/guard.py)
         self.context = context
         self.policy = policy
         self.viewport = viewport
@@ -91,7 +97,7 @@ class Browser:
             await self._apply_policy(context, web_sockets=False)  # the resolver rules cover them
             return self
 
-        return await _with_playwright(start)
+        return await _with_playwright(start, timeout + _SETUP_S)
 
     @classmethod
     async def connect(
@@ -152,7 +158,7 @@ class Browser:
 
         async def start(playwright: Playwright) -> Browser:
             try:
-                browser = await asyncio.wait_for(open_browser(playwright), timeout + 1.0)
+                browser = await bounded(open_browser(playwright), timeout=timeout + 1.0)
             except (PlaywrightError, TimeoutError) as exc:
                 raise BrowserConnectError(f"could not attach to {endpoint}: {first_line(exc)}") from exc
             owns = not browser.contexts
@@ -162,7 +168,7 @@ class Browser:
             await self._apply_policy(context, web_sockets=True)
             return self
 
-        return await _with_playwright(start)
+        return await _with_playwright(start, timeout + 1.0 + _SETUP_S)
 
     async def _apply_policy(self, context: BrowserContext, *, web_sockets: bool) -> None:
         if not self.policy.restricts:
@@ -175,9 +181,14 @@ class Browser:
         """The pagelens Page of a tab of this browser, one pagelens opened or not (open
         before it attached, a popup): it knows the network policy the tab's requests go
         through, which names the loads it refused (browser/error_document.py)."""
-        return Page(page, policy=self.policy)
+        return Page(page, policy=self.policy, lifeline=self.lifeline)
 
     async def new_page(self) -> Page:
+        """A new tab, ready for views. Raises BrowserGoneError when the browser dies
+        meanwhile (Playwright's own call would wait for ever, browser/guard.py)."""
+        return await bounded(self._new_page(), timeout=_NEW_PAGE_TIMEOUT_S, lifeline=self.lifeline)
+
+    async def _new_page(self) -> Page:
         page = self.adopt(await self.context.new_page())
         if not self._owns_context:
             self._pages.append(page)
@@ -234,13 +245,18 @@ class Browser:
         await self.close()
 
 
-async def _with_playwright(start: Callable[[Playwright], Awaitable[T]]) -> T:
-    """Run `start` with a fresh Playwright, stopped again if `start` fails."""
+async def _with_playwright(start: Callable[[Playwright], Awaitable[T]], limit: float) -> T:
+    """Run `start` with a fresh Playwright, within `limit` seconds (a browser killed while
+    it starts may leave a call unanswered); Playwright is stopped again if `start` fails."""
     playwright = await async_playwright().start()
     try:
-        return await start(playwright)
-    except BaseException:
+        return await bounded(start(playwright), timeout=limit)
+    except BaseException as exc:
         await playwright.stop()
+        if isinstance(exc, TimeoutError):
+            raise PagelensError(
+                f"the browser did not start within {limit:g} s", code=ErrorCode.BROWSER_START_TIMEOUT
+            ) from exc
         raise
 
 

@@ -16,6 +16,7 @@ from playwright.async_api import CDPSession, Frame
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
+from pagelens.browser.guard import Lifeline
 from pagelens.browser.world import FrameWorld
 from pagelens.engine.models import Unreachable
 from pagelens.errors import ErrorCode, PagelensError
@@ -27,8 +28,9 @@ class FrameWorlds:
     """The worlds of one tab's frames, by CDP frame id, made on demand and kept while
     their documents live."""
 
-    def __init__(self, page: PlaywrightPage) -> None:
+    def __init__(self, page: PlaywrightPage, lifeline: Lifeline | None = None) -> None:
         self._page = page
+        self._lifeline = lifeline  # its browser's, handed to every world
         self._top: tuple[CDPSession, str] | None = None  # the tab's session, its top frame's id
         self._session_lock = asyncio.Lock()
         self._worlds: dict[str, FrameWorld] = {}
@@ -57,7 +59,7 @@ class FrameWorlds:
     def _world(self, session: CDPSession, frame_id: str) -> FrameWorld:
         world = self._worlds.get(frame_id)
         if world is None or world.session is not session:
-            world = self._worlds[frame_id] = FrameWorld(session, frame_id)
+            world = self._worlds[frame_id] = FrameWorld(session, frame_id, self._lifeline)
         return world
 
     async def _session_for_frame(self, frame_id: str, parent: CDPSession) -> CDPSession:

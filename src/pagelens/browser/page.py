@@ -19,6 +19,7 @@ from pagelens.browser import loading
 from pagelens.browser.arrival import Arrival, arrival
 from pagelens.browser.error_document import navigation_error
 from pagelens.browser.frames import FrameWorlds, capture_frames
+from pagelens.browser.guard import Lifeline
 from pagelens.browser.loading import ScrollLoad
 from pagelens.browser.network import NetworkPolicy
 from pagelens.browser.requests import RequestsInFlight
@@ -57,11 +58,13 @@ class Page:
     """A tab. Navigate with :meth:`goto`, read it with :meth:`summary`,
     :meth:`interaction_model`, :meth:`semantic_tree`, :meth:`skeleton` or :meth:`snapshot`."""
 
-    def __init__(self, page: PlaywrightPage, *, policy: NetworkPolicy | None = None) -> None:
+    def __init__(
+        self, page: PlaywrightPage, *, policy: NetworkPolicy | None = None, lifeline: Lifeline | None = None
+    ) -> None:
         self.playwright_page = page
         self.policy = policy  # the network policy its context routes through, if known
         self.requests = RequestsInFlight(page)
-        self._worlds = FrameWorlds(page)
+        self._worlds = FrameWorlds(page, lifeline)  # the engine's calls end when the browser dies, if known
         self._opening: asyncio.Future[bool] | None = None  # held, so it is not collected midway
         page.on("framenavigated", self._on_navigated)
 
@@ -74,8 +77,8 @@ class Page:
     async def _open_main_world(self) -> bool:
         """Whether the world is ready. Gone already, or too busy: the next call tries
         again, within its own limit."""
-        with contextlib.suppress(PagelensError, PlaywrightError, TimeoutError):
-            await asyncio.wait_for((await self.main_world()).open(), _OPEN_LIMIT_S)
+        with contextlib.suppress(PagelensError, PlaywrightError):
+            await (await self.main_world()).open()
             return True
         return False
 
@@ -385,7 +388,6 @@ class Page:
 
 
 _WAIT_UNTIL = ("load", "domcontentloaded", "networkidle", "commit")
-_OPEN_LIMIT_S = 10.0  # readying the engine in a new document, in the background
 _GRACE_S = 0.5  # on top of a view's limit: the last CDP round trip after Chromium stops the script
 _MAX_TIMEOUT_S = 300.0
 

@@ -17,9 +17,10 @@ import re
 
 from playwright.async_api import BrowserContext, Route
 
+from pagelens.browser.guard import bounded
 from pagelens.browser.page import Page
 from pagelens.engine.models import check_base_url
-from pagelens.errors import InvalidRequestError
+from pagelens.errors import CaptureTimeoutError, InvalidRequestError
 
 STATIC_BASE_URL = "http://static.pagelens.invalid/"
 _LOAD_TIMEOUT_S = 10.0
@@ -88,7 +89,10 @@ async def render_static(context: BrowserContext, html: str, base_url: str) -> Pa
         await route.abort(reason)
 
     await context.route("**/*", refuse)
-    page = Page(await context.new_page())
+    try:  # a browser that dies meanwhile would leave Playwright's new_page unanswered
+        page = Page(await bounded(context.new_page(), timeout=_LOAD_TIMEOUT_S))
+    except TimeoutError as exc:
+        raise CaptureTimeoutError(f"no tab opened within {_LOAD_TIMEOUT_S:g} s") from exc
     session = await page.playwright_page.context.new_cdp_session(page.playwright_page)
     try:
         tree = await session.send("Page.getFrameTree")

@@ -26,6 +26,7 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
+from pagelens.browser.guard import Lifeline, bounded
 from pagelens.engine import ENGINE, EntryScript
 from pagelens.errors import CaptureError, CaptureTimeoutError, ErrorCode, PagelensError
 
@@ -62,6 +63,7 @@ _CDP_FAILURES: tuple[tuple[str, _Failure], ...] = (
     ("Target page, context or browser has been closed", _Failure.DOCUMENT_GONE),
 )
 _STALE_TRIES = 3
+_OPEN_LIMIT_S = 10.0  # making the world and evaluating the engine in a new document
 
 
 def engine_budget_ms(limit_s: float) -> int:
@@ -92,6 +94,8 @@ class FrameWorld:
 
     session: CDPSession
     frame_id: str
+    # Its browser's: a call that the browser's death leaves unanswered ends then.
+    lifeline: Lifeline | None = field(default=None, repr=False)
     context_id: int | None = None
     _entries: dict[str, str] = field(default_factory=dict)  # entry script name -> object id
     # One evaluation of an entry at a time: a document's opening and its first call may
@@ -110,14 +114,22 @@ class FrameWorld:
         (JSON), or with ``by_value=False`` the remote object id (None for null).
 
         Raises DocumentChanged when the document goes away meanwhile, CaptureTimeoutError
-        past `timeout` seconds, CaptureError when the engine throws. A world or handle
-        left over from an earlier document is made again."""
+        past `timeout` seconds, CaptureError when the engine throws, BrowserGoneError when
+        the browser dies. A world or handle left over from an earlier document is made
+        again."""
         return await self.apply(_CALL_METHOD, name, *args, timeout=timeout, by_value=by_value, entry=entry)
 
     async def open(self) -> None:
         """Make (or find) the world of the frame's current document and evaluate the engine
         in it now: done while a document loads, so that its calls after `load` are one
-        round trip each."""
+        round trip each. Raises CaptureTimeoutError when the page does not answer within
+        10 s, as `call` raises."""
+        try:
+            await bounded(self._open(), timeout=_OPEN_LIMIT_S, lifeline=self.lifeline)
+        except TimeoutError as exc:
+            raise CaptureTimeoutError(f"the page did not ready the engine within {_OPEN_LIMIT_S:g} s") from exc
+
+    async def _open(self) -> None:
         async with self._loading:
             await self._create()
             await self._load(ENGINE)
@@ -137,7 +149,9 @@ class FrameWorld:
             try:
                 # The limit covers making the world and evaluating the entry too: a page
                 # too busy to answer holds both up.
-                reply = await asyncio.wait_for(self._send(entry, function, args, by_value), timeout)
+                reply = await bounded(
+                    self._send(entry, function, args, by_value), timeout=timeout, lifeline=self.lifeline
+                )
             except TimeoutError as exc:
                 raise CaptureTimeoutError(f"the page did not answer {label} within {timeout:g} s") from exc
             except PlaywrightError as exc:
