@@ -133,7 +133,8 @@ async def test_every_route_but_healthz_needs_the_token(daemon: RunningDaemon) ->
 
 
 async def test_a_websocket_needs_the_token_in_a_header_or_the_query(daemon: RunningDaemon) -> None:
-    url = daemon.ws_url("/api/session/some-id/ws")
+    session = await conversation.session_for(daemon.state, tab_id="1", url="https://a.com/", task="x")
+    url = daemon.ws_url(f"/api/session/{session.id}/ws")
     for refused in (url, f"{url}?token=wrong"):
         with pytest.raises(InvalidStatus) as caught:
             async with connect(refused):
@@ -343,11 +344,12 @@ async def test_concurrent_messages_are_numbered_once_each(daemon: RunningDaemon,
 
 
 async def test_a_message_for_no_session_is_refused_and_not_pushed(daemon: RunningDaemon) -> None:
-    async with connect(daemon.ws_url("/api/session/no-such-id/ws"), additional_headers=AUTH) as websocket:
+    # Watched through the broker: the WebSocket of an unknown session is refused.
+    async with daemon.state.broker.subscribe("no-such-id") as events:
         with pytest.raises(RecordNotFoundError):
             await conversation.add_message(daemon.state, "no-such-id", "user", "hello")
-        await websocket.send(json.dumps({"type": "ping"}))
-        assert await next_event(websocket) == {"type": "pong"}  # and not a new_message first
+        await conversation.publish(daemon.state, "no-such-id", {"type": "marker"})
+        assert await asyncio.wait_for(anext(events), 5) == {"type": "marker", "sessionId": "no-such-id"}
 
 
 # The session's WebSocket
@@ -376,7 +378,8 @@ async def test_the_websocket_pushes_the_sessions_events(daemon: RunningDaemon, c
 
 async def test_the_websocket_closes_when_the_daemon_shuts_down(database_url: str) -> None:
     async with running_daemon(ServerConfig(database_url=database_url), TOKEN) as daemon:
-        websocket = await connect(daemon.ws_url("/api/session/s/ws"), additional_headers=AUTH)
+        session = await conversation.session_for(daemon.state, tab_id="1", url="https://a.com/", task="x")
+        websocket = await connect(daemon.ws_url(f"/api/session/{session.id}/ws"), additional_headers=AUTH)
     # Leaving running_daemon waited for uvicorn to stop, the WebSocket's handler included.
     with pytest.raises(ConnectionClosed):
         await asyncio.wait_for(websocket.recv(), 5)

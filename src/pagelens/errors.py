@@ -153,6 +153,10 @@ class ErrorCode(StrEnum):
     UNKNOWN_ROUTE = "unknown_route", "The daemon has no route with that path, or not for that method."
     PAYLOAD_TOO_LARGE = "payload_too_large", "The request or one of its fields (`field`) is over its size limit."
     TASK_NOT_FOUND = "task_not_found", "No task has that taskId (it ended, or never began)."
+    TASK_BUSY = (
+        "task_busy",
+        "A step of that task is under way: another call on its taskId has not been answered yet.",
+    )
     CALL_TIMEOUT = "call_timeout", "A tool call did not finish within the server's limit."
     INTERNAL_ERROR = "internal_error", "A bug in pagelens; the call failed, the server carries on."
     LISTEN_FAILED = "listen_failed", "The server could not listen on the address."

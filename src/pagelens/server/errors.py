@@ -22,6 +22,7 @@ STATUS: dict[str, int] = {
     ErrorCode.UNKNOWN_ROUTE: 404,
     ErrorCode.RECORD_NOT_FOUND: 404,
     ErrorCode.TASK_NOT_FOUND: 404,
+    ErrorCode.TASK_BUSY: 409,
     ErrorCode.PAYLOAD_TOO_LARGE: 413,
     ErrorCode.NO_MODEL_AVAILABLE: 503,
     ErrorCode.STORE_UNAVAILABLE: 503,
@@ -110,7 +111,7 @@ def install(app: FastAPI) -> None:
             code, message = ErrorCode.PAYLOAD_TOO_LARGE, str(exc.detail)
         else:
             code = ErrorCode.INTERNAL_ERROR if exc.status_code >= 500 else ErrorCode.INVALID_REQUEST
-            message = str(exc.detail)
+            message = _unparsed(exc)
         response = error_response(code, message, status=exc.status_code)
         response.headers.update(exc.headers or {})
         return response
@@ -123,6 +124,18 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(PagelensError, typed)
     app.add_exception_handler(HTTPException, refused)
     app.add_exception_handler(Exception, unexpected)
+
+
+def _unparsed(exc: HTTPException) -> str:
+    """What the framework says of a body it could not parse ("There was an error parsing
+    the body"), made precise from the error it chained: the body is not UTF-8, or its
+    JSON is nested deeper than the parser goes."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not UTF-8: {cause.reason} at byte {cause.start}"
+    if isinstance(cause, RecursionError):
+        return "the body is not JSON the daemon can read: its arrays and objects are nested too deeply"
+    return str(exc.detail)
 
 
 def _is_json(content_type: str) -> bool:

@@ -15,9 +15,10 @@ from pagelens.server.conversation import publish, session_for, writing
 from pagelens.server.interact_models import InteractBody, InteractData, InteractResponse, check_limits
 from pagelens.server.models import chat_model
 from pagelens.server.page import fingerprint, needs_context, page_view
-from pagelens.server.state import DaemonState
-from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, read_task
+from pagelens.server.state import Daemon, DaemonState
+from pagelens.server.tasks import ENDED, KIND, RunStates, SavedTask, StepLease, read_task
 from pagelens.server.verify import judge
+from pagelens.store import RunRecord
 
 router = APIRouter(tags=["agent"])
 
@@ -41,59 +42,53 @@ _HIDDEN = "•••"
 @router.post("/api/agent/interact", response_model=InteractResponse)
 async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
     """The next action of the task `taskId` (a new task without it). When the page as sent
-    is not enough, `data.status` is `needs_context` and the model is not asked.
+    is not enough, `data.status` is `needs_context` and the model is not asked. A call
+    on a task whose step is under way (another call on it not yet answered) is a 409
+    `task_busy`: the task is leased to the call that began the step.
 
-    The store is written twice a call, never while the model thinks: before (a new
-    task, or the session following the tab) and after (the decision and its message)."""
+    The store is written twice a call, never while the model thinks: before (the lease,
+    a new task, or the session following the tab) and after (the decision and its
+    message, ending the lease)."""
     check_limits(body)
-    asked = needs_context(body)
-    run, saved = None, None
     if body.taskId:
-        async with state.store.atomic():
-            run, saved = await read_task(state.store.runs, body.taskId)
-            if asked is None:
-                assert run.session_id is not None, "an interact task always has its session"
-                await session_for(state, session_id=run.session_id, url=body.url, task=run.task)  # follows the tab
+        # An unknown task is a 404 whatever else is wrong (no model): the lease, which
+        # needs the model's timeout, is taken below.
+        await read_task(state.store.runs, body.taskId)
+    asked = needs_context(body)
     if asked is not None:
         return InteractResponse(data=asked)
     model = chat_model(state, body.model)
+    lease = StepLease(state.store.runs, model.config.timeout)
     page = PageState(url=body.url, title=body.pageTitle or body.title or "", view=page_view(body))
     shown = fingerprint(body)
-    new = run is None
-    if run is None:
-        async with writing(state) as writes:
-            session = await session_for(
-                state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query
-            )
-            run = await state.store.runs.create(
-                body.query, session_id=session.id, url=body.url, model=model.config.id, status="running", kind=KIND
-            )
-            await writes.add_message(session.id, "user", body.query)
-    elif saved is not None:
+    if body.taskId:
+        run, saved = await _go_on(state, body.taskId, body.url, lease)
+    else:
+        run, saved = await _begin(state, body, lease, model.config.id)
+    if saved is not None:
         page.result = _verify(saved, body, shown)
-    assert run.session_id is not None
+    assert run.session_id is not None, "an interact task always has its session"
     states = RunStates(loaded=saved.step if saved else None, url=body.url, fingerprint=shown)
-    try:
-        decision = await Stepper(model, states=states).decide(run.id, run.task, page)
-    except PagelensError as exc:
-        # What the Stepper kept of the task; and a new task, whose taskId the client never
-        # learnt, cannot go on.
-        failed = {"status": "failed", "result": exc.message} if new else {}
-        changes = states.changes.model_copy(update=failed)
-        if changes.model_fields_set:
-            await state.store.runs.update(run.id, changes)
-        raise
-    kept = _without_typed(decision)
-    async with writing(state) as writes:
-        await state.store.runs.update(run.id, states.changes.model_copy(update=_run_changes(decision)))
-        await writes.add_message(
-            run.session_id,
-            "assistant",
-            kept.thought,
-            action_string=kept.action,
-            action_payload=kept.actionDetails.model_dump(mode="json"),
-            metadata={"taskId": run.id, "status": decision.status},
-        )
+    async with lease.held():
+        try:
+            decision = await Stepper(model, states=states).decide(run.id, run.task, page)
+        except PagelensError as exc:
+            # What the Stepper kept of the task; and a new task, whose taskId the client
+            # never learnt, cannot go on.
+            failed = {"status": "failed", "result": exc.message} if body.taskId is None else {}
+            await lease.write(states.changes.model_copy(update=failed))
+            raise
+        kept = _without_typed(decision)
+        async with writing(state) as writes:
+            await lease.write(states.changes.model_copy(update=_run_changes(decision)))
+            await writes.add_message(
+                run.session_id,
+                "assistant",
+                kept.thought,
+                action_string=kept.action,
+                action_payload=kept.actionDetails.model_dump(mode="json"),
+                metadata={"taskId": run.id, "status": decision.status},
+            )
     event = {"type": "interact_response", "taskId": run.id, "status": decision.status, "action": kept.action}
     await publish(state, run.session_id, event)
     return InteractResponse(
@@ -104,6 +99,28 @@ async def interact(body: InteractBody, state: DaemonState) -> InteractResponse:
             sessionId=run.session_id,
         )
     )
+
+
+async def _go_on(state: Daemon, task_id: str, url: str, lease: StepLease) -> tuple[RunRecord, SavedTask | None]:
+    """The task, leased to this call, its session following the tab to `url`."""
+    async with state.store.atomic():
+        run, saved = await lease.claim(task_id)
+        assert run.session_id is not None, "an interact task always has its session"
+        await session_for(state, session_id=run.session_id, url=url, task=run.task)
+    return run, saved
+
+
+async def _begin(state: Daemon, body: InteractBody, lease: StepLease, model_id: str) -> tuple[RunRecord, None]:
+    """A new task, leased to this call, in the session named or the tab's, with the query
+    as its first message."""
+    async with writing(state) as writes:
+        session = await session_for(state, session_id=body.sessionId, tab_id=body.tabId, url=body.url, task=body.query)
+        created = await state.store.runs.create(
+            body.query, session_id=session.id, url=body.url, model=model_id, status="running", kind=KIND
+        )
+        run, _ = await lease.claim(created.id)
+        await writes.add_message(session.id, "user", body.query)
+    return run, None
 
 
 def _verify(saved: SavedTask, body: InteractBody, shown: str) -> dict[str, Any] | None:

@@ -25,6 +25,9 @@ logger = logging.getLogger("pagelens.server")
 router = APIRouter(tags=["sessions"], responses=errors.RESPONSES)
 
 TITLE_LIMIT = 200
+# A WebSocket's close for a session id no session has: 4000-4999 are the application's,
+# and as with 4401 (unauthorized, app.py) the last three digits are the HTTP status.
+NO_SESSION_CLOSE = 4404
 OFFSET_LIMIT = 2**31 - 1  # what both databases take as an OFFSET
 
 
@@ -102,7 +105,13 @@ async def watch_session(websocket: WebSocket, session_id: SessionId, state: Daem
     """Every event published for the session (`new_message`, `interact_response`, ...),
     one JSON text frame each. The subscription is made before the handshake completes,
     so nothing published after the client is connected is missed. A client may send
-    `{"type": "ping"}` and gets `{"type": "pong"}` (WebSocket pings are answered too)."""
+    `{"type": "ping"}` and gets `{"type": "pong"}` (WebSocket pings are answered too).
+    An id no session has is accepted, then closed with 4404: a browser is not told why a
+    handshake was refused, but reads a close's code and reason."""
+    if await state.store.sessions.get(session_id) is None:
+        await websocket.accept()
+        await websocket.close(code=NO_SESSION_CLOSE, reason="record_not_found: no session has that id")
+        return
     async with state.broker.subscribe(session_id) as events:
         await websocket.accept()
         send = _one_at_a_time(websocket.send_text)

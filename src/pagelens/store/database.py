@@ -182,16 +182,17 @@ class Database:
             raise StoreError(f"the database failed: {first_line(exc)}") from exc
 
     async def update_row(
-        self, table: Any, row_id: str, values: dict[str, Any], fields: Sequence[Any]
+        self, table: Any, row_id: str, values: dict[str, Any], fields: Sequence[Any], *, where: Sequence[Any] = ()
     ) -> Row[Any] | None:
         """Set `values` on the row of `table` whose id is `row_id` and read back its
         `fields` in the same statement (UPDATE ... RETURNING); with no values, just read
-        them. None when there is no such row."""
-        statement: Any = select(*fields).where(table.id == row_id)
+        them. None when there is no such row, or it does not meet the conditions `where`."""
+        conditions = (table.id == row_id, *where)
+        statement: Any = select(*fields).where(*conditions)
         if values:
             statement = (
                 update(table)
-                .where(table.id == row_id)
+                .where(*conditions)
                 .values({getattr(table, key): value for key, value in values.items()})
                 .returning(*fields)
                 .execution_options(synchronize_session=False)  # no ORM object of it is read after

@@ -3,14 +3,15 @@ Core ones (a write returns the row it wrote): a step of the agent runs them on e
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, or_, select
 
 from pagelens.store.database import Database
 from pagelens.store.errors import RecordNotFoundError
 from pagelens.store.records import RunChanges, RunRecord
-from pagelens.store.schema import RUN_FIELDS, RunRow
+from pagelens.store.schema import RUN_FIELDS, RunRow, utcnow
 from pagelens.store.sessions import require_session
 
 
@@ -73,3 +74,26 @@ class RunRepository:
         if row is None:
             raise RecordNotFoundError(f"no run has the id {run_id!r}")
         return RunRecord.model_validate(row)
+
+    async def claim(self, run_id: str, holder: str, *, until: datetime) -> RunRecord | None:
+        """Lease the run to `holder` until `until`, unless another's lease on it has not
+        run out: the run as claimed, or None (leased, or no such run). One conditional
+        UPDATE: of two claims at the same time, from any daemons, one wins."""
+        free = or_(RunRow.leased_until.is_(None), RunRow.leased_until <= utcnow())
+        values = {"lease_holder": holder, "leased_until": until}
+        row = await self._database.update_row(RunRow, run_id, values, RUN_FIELDS, where=(free,))
+        return RunRecord.model_validate(row) if row is not None else None
+
+    async def renew(self, run_id: str, holder: str, *, until: datetime) -> bool:
+        """Extend `holder`'s lease to `until`; False when it no longer holds the run."""
+        values = {"leased_until": until}
+        held = (RunRow.lease_holder == holder,)
+        return await self._database.update_row(RunRow, run_id, values, (RunRow.id,), where=held) is not None
+
+    async def release(self, run_id: str, holder: str, changes: RunChanges) -> RunRecord | None:
+        """Write `changes` and end `holder`'s lease, if it still holds the run; None when
+        it does not (its lease ran out and another took the run, or no such run)."""
+        values = {**changes.model_dump(exclude_unset=True), "lease_holder": None, "leased_until": None}
+        held = (RunRow.lease_holder == holder,)
+        row = await self._database.update_row(RunRow, run_id, values, RUN_FIELDS, where=held)
+        return RunRecord.model_validate(row) if row is not None else None

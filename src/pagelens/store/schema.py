@@ -134,6 +134,11 @@ class RunRow(Timestamped, Base):
     # and `state` is the task between two of its calls.
     kind: Mapped[str] = mapped_column(String(20), default="run", server_default="run")
     state: Mapped[Any] = mapped_column(JSON, nullable=True)
+    # Who holds the run, and until when (revision 0004): an interact task is held by the
+    # call whose step is under way. An expired lease is free, so a daemon killed
+    # mid-step does not keep its task.
+    lease_holder: Mapped[str | None] = mapped_column(String(36))
+    leased_until: Mapped[datetime | None]
 
 
 def fields(entity: type[Base]) -> tuple[Label[Any], ...]:

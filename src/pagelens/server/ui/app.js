@@ -12,7 +12,12 @@ import { renderSessions } from "./sessions.js";
 import { renderRun } from "./task.js";
 import { watch } from "./ws.js";
 
-const CONNECTION = { connecting: "Connecting…", live: "Live", offline: "Offline: reconnecting…" };
+const CONNECTION = {
+  connecting: "Connecting…",
+  live: "Live",
+  offline: "Offline: reconnecting…",
+  gone: "This session does not exist (any more)",
+};
 
 const state = {
   sessions: [],

@@ -6,6 +6,7 @@ import { token } from "./api.js";
 
 const PING_MS = 25_000; // a browser cannot send WebSocket pings: the daemon's text ping
 const RETRY_MS = [500, 1000, 2000, 5000];
+const NO_SESSION = 4404; // the daemon's close for a session id no session has: not worth a retry
 
 /**
  * @param {string} sessionId
@@ -33,9 +34,13 @@ export const watch = (sessionId, { onEvent, onOpen, onState }) => {
       const event = JSON.parse(message.data);
       if (event.type !== "pong") onEvent(event);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(pinger);
       if (closed) return;
+      if (event.code === NO_SESSION) {
+        onState("gone");
+        return;
+      }
       onState("offline");
       setTimeout(connect, RETRY_MS[Math.min(retries++, RETRY_MS.length - 1)]);
     });
