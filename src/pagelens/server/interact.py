@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from pagelens.agent.secrets import MASK
 from pagelens.agent.step import Decision, PageState, Stepper
 from pagelens.errors import PagelensError
 from pagelens.server.conversation import publish, session_for, writing
@@ -36,7 +37,6 @@ _CLIENT_REPORT: set[str] = {
 # What the client is to type: its answer carries it, but the session (stored, listed and
 # pushed to every watcher) shows it as a run's steps do (docs/privacy.md).
 _TYPED = ("text", "value")
-_HIDDEN = "•••"
 
 
 @router.post("/api/agent/interact", response_model=InteractResponse)
@@ -145,8 +145,8 @@ def _without_typed(decision: Decision) -> Decision:
         return decision
     action = decision.action
     for value in typed.values():
-        action = action.replace(json.dumps(value, ensure_ascii=False), json.dumps(_HIDDEN, ensure_ascii=False))
-    hidden = {**args, **dict.fromkeys(typed, _HIDDEN)}
+        action = action.replace(json.dumps(value, ensure_ascii=False), json.dumps(MASK, ensure_ascii=False))
+    hidden = {**args, **dict.fromkeys(typed, MASK)}
     details = decision.actionDetails.model_copy(update={"args": hidden})
     return decision.model_copy(update={"action": action, "actionDetails": details})
 
