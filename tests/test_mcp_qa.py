@@ -4,7 +4,9 @@ stdio, each pinned here against a real Chromium."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import signal
 from collections.abc import AsyncIterator, Iterator
 from urllib.parse import quote
@@ -102,3 +104,11 @@ async def test_a_query_on_a_page_without_controls_finds_none(server: McpServer) 
 def test_the_safety_net_outlasts_the_longest_summarize() -> None:
     # A summarize allowed 300 s ended as call_timeout at 120 s.
     assert server_module.CALL_TIMEOUT > MAX_TIMEOUT_S
+
+
+async def test_tool_descriptions_speak_to_the_agent(server: McpServer) -> None:
+    # interact's description sent the agent to "actions/registry.py, docs/actions.md".
+    assert server.client is not None
+    for tool in (await server.client.list_tools()).tools:
+        text = (tool.description or "") + json.dumps(tool.input_schema)
+        assert not re.findall(r"[\w/]+\.(?:py|md)\b", text), tool.name

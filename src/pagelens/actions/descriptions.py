@@ -43,8 +43,8 @@ INTERACT_PARAMETERS: dict[str, str] = {
         'The target as CSS, or text=..., role=button[name="Save"], aria-label=..., label=..., '
         "placeholder=... (the forms the summary's actions carry)."
     ),
-    "x": "Viewport x in CSS pixels for a coordinate click/double_click/hover (with y).",
-    "y": "Viewport y in CSS pixels for a coordinate click/double_click/hover (with x).",
+    "x": "Viewport x in CSS pixels, inside the viewport, for a coordinate click/double_click/hover (with y).",
+    "y": "Viewport y in CSS pixels, inside the viewport, for a coordinate click/double_click/hover (with x).",
     "text": "type: text to append. wait_for: text to wait for. handle_dialog: a prompt's answer.",
     "key": 'press: a key or chord, e.g. "Enter", "Escape", "Control+A".',
     "value": (
@@ -70,7 +70,7 @@ ANALYZE_PARAMETERS: dict[str, str] = {
         "; ".join(f"{name} ({VIEW_SPECS[name].doc})" for name in ENGINE_VIEWS)
         + "; markdown (the main content to read: no navigation, ads, footers or cookie banners; "
         "with title, byline, site_name, published, language, word_count); "
-        "screenshot (viewport JPEG, at most 1024 px wide); tabs; command_result. The earlier "
+        "screenshot (viewport JPEG, at most 1024 px wide and 8000 px high); tabs; command_result. The earlier "
         "names page_summary and interactive still work."
     ),
     "tab_id": "The tab to read; default: the active tab.",

@@ -8,9 +8,9 @@ typed error naming the parameter, never a silently ignored argument.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pagelens.actions import registry
 from pagelens.actions.errors import InvalidParameterError
@@ -27,6 +27,18 @@ ENGINE_VIEWS: tuple[str, ...] = tuple(v for v in VIEWS if v != "compact")
 ANALYZE_WHAT: tuple[str, ...] = (*ENGINE_VIEWS, "markdown", "screenshot", "tabs", "command_result")
 # The views that have a content hash (and so answer if_changed_since).
 HASHED_VIEWS: frozenset[str] = frozenset({*ENGINE_VIEWS, "markdown"})
+
+
+def _whole_number_as_text(value: object) -> object:
+    """A model often sends element id 12 as a number: it means "12". Only a whole number
+    (never a bool, nor a float: 12.10 would lose the "12.10" it stood for)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+# An element id ("12", "12.5"), accepted as an integer too; the schema still says string.
+ElementIdText = Annotated[str, BeforeValidator(_whole_number_as_text)]
 
 
 class _Request(BaseModel):
@@ -55,9 +67,11 @@ class _Request(BaseModel):
         return {name for name in self.model_fields_set if getattr(self, name) not in (fields[name].default, "")}
 
 
+# The docstrings of the requests are their tools' descriptions (actions/tools.py): they
+# speak to the agent. The actions themselves are declared on their handlers (registry.py).
 class InteractRequest(_Request):
-    """One `interact` call. `action` says what to do; the actions, with the parameters each
-    reads, are declared on their handlers (actions/registry.py, docs/actions.md).
+    """One `interact` call. `action` says what to do: the actions, with the parameters each
+    reads, are listed below.
 
     Targets: element_id (a stable id from any view, "12.5" inside frame 12), or selector
     (CSS, or text=, role=, aria-label=, label=, placeholder=; `role=button[name="Save"]`
@@ -72,7 +86,7 @@ class InteractRequest(_Request):
     url: str | None = None
     tab_id: str | None = None
     new_tab: bool = False
-    element_id: str | None = None
+    element_id: ElementIdText | None = None
     selector: str | None = None
     x: float | None = None
     y: float | None = None
@@ -82,7 +96,7 @@ class InteractRequest(_Request):
     summary: bool = True
     background: bool = False
     command_id: str | None = None
-    frame: str | None = None
+    frame: ElementIdText | None = None
 
     @model_validator(mode="after")
     def _check_action_parameters(self) -> InteractRequest:
@@ -113,7 +127,7 @@ class AnalyzeRequest(_Request):
     what: full (the full summary), interaction (the interaction model),
     semantic (the V3 tree), skeleton, markdown (the main content as Markdown, without
     navigation, ads, footers or cookie banners, with title, byline, site_name, published,
-    language, word_count), screenshot (a JPEG at most 1024 px wide),
+    language, word_count), screenshot (a JPEG at most 1024 px wide and 8000 px high),
     tabs, command_result (command_id: that background command's status, without waiting;
     no command_id: every kept command's). world (full only): "isolated" (default: the
     page can neither see nor disturb the engine) or "main" (the page's own world).
@@ -156,7 +170,7 @@ class AnalyzeRequest(_Request):
     max_tokens: int | None = Field(None, ge=50, le=200_000)
     include_offscreen: bool = False
     full_page: bool = False
-    element_id: str | None = None
+    element_id: ElementIdText | None = None
     selector: str | None = None
     marks: bool = False
     screenshot_hash: str | None = Field(None, pattern=SCREEN_HASH_PATTERN)
@@ -277,6 +291,7 @@ class Observations(BaseModel):
     dom_mutated: bool = False
     network_requests: int = 0
     new_tab: str | None = None  # the id of a tab the action opened
+    tab_closed: bool | None = None  # true when the page closed its own tab (window.close())
     download: str | None = None  # the file name of a download the action started
     dialog: DialogInfo | None = None
     element_found: bool = False

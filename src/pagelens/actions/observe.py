@@ -2,7 +2,7 @@
 
 A `Watch` notes the tab's state before the input (address, document, request counters,
 tabs it opened) and starts a mutation log in the page; after the page settles it
-compares: url_changed, dom_mutated, network_requests, new_tab, download, dialog, recent_events
+compares: url_changed, dom_mutated, network_requests, new_tab, tab_closed, download, dialog, recent_events
 (the text of toasts, alerts and aria-live regions that appeared), has_errors and
 has_success, and changes (the page's change log over the action: a tab selected, a
 dialog shown, controls added).
@@ -60,6 +60,9 @@ class Watch:
             download=tab.downloads[self.downloads] if len(tab.downloads) > self.downloads else None,
             element_found=element_found,
         )
+        if tab.playwright_page.is_closed():  # window.close(): no page left to read
+            observations.tab_closed = True
+            return Verdict(observations, navigated=False)
         if tab.dialogs.pending:
             # The page is frozen until the dialog is answered: it cannot be read now.
             observations.dialog = tab.dialogs.take_report()
@@ -90,7 +93,7 @@ class Watch:
 
     async def discard(self) -> None:
         """Stop the page's mutation log without reading it (the action failed)."""
-        if self.tab.dialogs.pending:
+        if self.tab.dialogs.pending or self.tab.playwright_page.is_closed():
             return
         try:
             world = await bridge.main_world(self.tab.page)

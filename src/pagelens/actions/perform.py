@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import fnmatch
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -32,7 +32,7 @@ from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
 from pagelens.browser import loading
 from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
-from pagelens.errors import ErrorCode, first_line
+from pagelens.errors import ErrorCode, PagelensError, first_line
 
 MAX_WAIT_MS = 60_000
 
@@ -134,6 +134,8 @@ class Act:
             try:
                 task.result()
             except PlaywrightError as exc:
+                if tab.playwright_page.is_closed():  # delivered: the page closed its tab in answer
+                    return
                 raise ActionError(ErrorCode.INPUT_FAILED, first_line(exc)) from exc
             return
         if tab.dialogs.pending:
@@ -157,12 +159,26 @@ def _consume(task: asyncio.Task[Any]) -> None:
 # ---- the actions
 
 
+async def _point(act: Act) -> tuple[float, float]:
+    """The request's x and y, once they are known to lie in the viewport: a point outside
+    it reaches nothing, and the input would seem to succeed."""
+    r = act.request
+    assert r.x is not None and r.y is not None  # the request's validation pairs them
+    world = await bridge.main_world(act.tab.page)
+    _, _, width, height, *_ = await bridge.call(world, "viewportMetrics")
+    for name, value, size in (("x", r.x, width), ("y", r.y, height)):
+        if not 0 <= value < size:
+            raise InvalidParameterError(
+                name, f"{value:g} is outside the viewport ({width:g}×{height:g} CSS pixels): give a point inside it"
+            )
+    return r.x, r.y
+
+
 async def _click(act: Act, *, double: bool) -> Done:
     button = act.page.mouse.dblclick if double else act.page.mouse.click
     verb = "double-clicked" if double else "clicked"
-    r = act.request
-    if r.x is not None and r.y is not None:
-        px, py = r.x, r.y
+    if act.request.x is not None:
+        px, py = await _point(act)
         world = await bridge.main_world(act.tab.page)
         hit = await bridge.call(world, "atPoint", px, py)
         await act.deliver(lambda: button(px, py))
@@ -204,9 +220,8 @@ async def double_click(act: Act) -> Done:
     points=True,
 )
 async def hover(act: Act) -> Done:
-    r = act.request
-    if r.x is not None and r.y is not None:
-        px, py = r.x, r.y
+    if act.request.x is not None:
+        px, py = await _point(act)
         await act.deliver(lambda: act.page.mouse.move(px, py))
         return Done(f"moved the pointer to ({px:g}, {py:g})")
     target = await act.target()
@@ -239,15 +254,31 @@ async def _write(act: Act, text: str, *, replace: bool) -> Target:
     if not state["focused"]:
         raise ActionError(ErrorCode.NOT_FOCUSABLE, f"{describe(target)} did not take focus")
     if text:
-        await act.deliver(lambda: act.page.keyboard.type(text))
+        await _enter_text(act, text)
     elif replace:
         await act.deliver(lambda: act.page.keyboard.press("Delete"))
     return target
 
 
+# Text up to this long is typed key by key, as a user types it: pages listen to the keys
+# (autocomplete, counters). Longer text is inserted whole (one input event): at a few ms a
+# key, thousands of keys would outlast the input's time limit and leave it half typed.
+MAX_KEYED_TEXT = 256
+
+
+async def _enter_text(act: Act, text: str) -> None:
+    """Type `text` where the focus is."""
+    keyboard = act.page.keyboard
+    if len(text) <= MAX_KEYED_TEXT:
+        await act.deliver(lambda: keyboard.type(text))
+    else:
+        await act.deliver(lambda: keyboard.insert_text(text))
+
+
 @action(
     "type",
-    "Type text (appended) into the element, or where the focus is when no target is given.",
+    "Type text (appended) into the element, or where the focus is when no target is given; key by key "
+    f"up to {MAX_KEYED_TEXT} characters, longer text inserted at once.",
     kind="element",
     target="optional",
     reads=("text",),
@@ -257,7 +288,7 @@ async def type_text(act: Act) -> Done:
     text = act.request.text or ""
     if not act.request.has_target:
         await _check_focus_takes_text(act)
-        await act.deliver(lambda: act.page.keyboard.type(text))
+        await _enter_text(act, text)
         return Done("typed into the focused element", element_found=False)
     target = await _write(act, text, replace=False)
     return Done(f"typed into {describe(target)}", target)
@@ -291,7 +322,8 @@ def _text_value(request: InteractRequest) -> str:
 
 @action(
     "set_value",
-    "Replace the element's value with value (or text); an ARIA slider or spin button is moved to it by keyboard.",
+    "Replace the element's value with value (or text), typed as type does; an ARIA slider or spin button is "
+    "moved to it by keyboard.",
     kind="element",
     target="required",
     reads=("value", "text"),
@@ -558,8 +590,9 @@ def _check_scroll_to_load(r: InteractRequest) -> None:
 
 
 def _check_wait_for(r: InteractRequest) -> None:
-    if r.value is not None and not isinstance(r.value, int | float):
-        raise InvalidParameterError("value", "wait_for takes a number of milliseconds")
+    # Refused rather than capped: a wait cut short unannounced would read as "it never came".
+    if r.value is not None and not (isinstance(r.value, int | float) and 0 <= r.value <= MAX_WAIT_MS):
+        raise InvalidParameterError("value", f"wait_for takes a number of milliseconds from 0 to {MAX_WAIT_MS}")
 
 
 @action(
@@ -640,6 +673,11 @@ def _scrolled(what: str, moved: dict[str, Any]) -> str:
 _CHOOSER_OPENERS = frozenset({"button", "link", "menuitem", "clickable", "label"})
 
 
+def _check_upload(r: InteractRequest) -> None:
+    if r.value == []:
+        raise InvalidParameterError("value", "upload_file takes a path, or a list of at least one")
+
+
 @action(
     "upload_file",
     "Attach files to a file input: value is a path or a list of paths.",
@@ -647,6 +685,7 @@ _CHOOSER_OPENERS = frozenset({"button", "link", "menuitem", "clickable", "label"
     target="required",
     reads=("value",),
     needs=(need("value", "the path of the file to upload"),),
+    check=_check_upload,
 )
 async def upload_file(act: Act) -> Done:
     value = act.request.value
@@ -656,7 +695,9 @@ async def upload_file(act: Act) -> Done:
             raise ActionError(ErrorCode.FILE_NOT_FOUND, f"no file at {path}")
     target = await act.target()
     names = ", ".join(Path(p).name for p in paths)
-    if await act.call(target, "isFileInput"):
+    file_input = await act.call(target, "fileInput")
+    if file_input is not None:
+        _check_file_count(target, paths, multiple=file_input["multiple"])
         try:
             await _locator(act, target).set_input_files(paths, timeout=act.options.input_timeout * 1000)
         except PlaywrightError as exc:
@@ -670,7 +711,7 @@ async def upload_file(act: Act) -> Done:
         )
     x, y = await act.ready(target, pointer=True)
     try:
-        chosen = await _choose_files(act, x, y, paths)
+        chosen = await _choose_files(act, target, (x, y), paths)
     except PlaywrightError as exc:
         raise ActionError(ErrorCode.UPLOAD_FAILED, f"{describe(target)}: {first_line(exc)}") from exc
     if not chosen:
@@ -681,11 +722,20 @@ async def upload_file(act: Act) -> Done:
     return Done(f"attached {names} through {describe(target)}", target)
 
 
-async def _choose_files(act: Act, x: float, y: float, paths: list[str]) -> bool:
-    """Click at (x, y) and give `paths` to the file chooser the click opens; False when
-    none opens within the input timeout. The chooser is intercepted on a CDP session of
-    its own, switched on before the click and confirmed: Playwright's expect_file_chooser
-    asks for it without waiting, so a prompt click could open the chooser unseen."""
+def _check_file_count(target: Target, paths: list[str], *, multiple: bool) -> None:
+    """An input without `multiple` takes one file (Playwright's own refusal reads as its bug)."""
+    if len(paths) > 1 and not multiple:
+        raise ActionError(
+            ErrorCode.UPLOAD_FAILED, f"{describe(target)} takes one file, not {len(paths)}: give one path"
+        )
+
+
+async def _choose_files(act: Act, target: Target, point: tuple[float, float], paths: list[str]) -> bool:
+    """Click `target` at `point` and give `paths` to the file chooser the click opens;
+    False when none opens within the input timeout. The chooser is intercepted on a CDP
+    session of its own, switched on before the click and confirmed: Playwright's
+    expect_file_chooser asks for it without waiting, so a prompt click could open the
+    chooser unseen."""
     cdp = await act.page.context.new_cdp_session(act.page)
     opened: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
 
@@ -697,13 +747,14 @@ async def _choose_files(act: Act, x: float, y: float, paths: list[str]) -> bool:
     try:
         await cdp.send("Page.enable")
         await cdp.send("Page.setInterceptFileChooserDialog", {"enabled": True})
-        await act.page.mouse.click(x, y)
+        await act.page.mouse.click(*point)
         try:
             event = await asyncio.wait_for(opened, act.options.input_timeout)
         except TimeoutError:
             return False
         if "backendNodeId" not in event:  # a picker of the File System Access API: no input to fill
             return False
+        _check_file_count(target, paths, multiple=event["mode"] == "selectMultiple")
         await cdp.send("DOM.setFileInputFiles", {"files": paths, "backendNodeId": event["backendNodeId"]})
         return True
     finally:
@@ -721,8 +772,8 @@ def _locator(act: Act, target: Target) -> Any:
 
 @action(
     "wait_for",
-    "Wait up to value ms (default 10000) for text, the target, or url (a substring or a * glob) "
-    "to appear; value alone waits that long.",
+    f"Wait up to value ms (default 10000, at most {MAX_WAIT_MS}) for text, the target, or url (a "
+    "substring or a * glob) to appear; value alone waits that long.",
     kind="element",
     target="optional",
     reads=("text", "url", "value"),
@@ -738,7 +789,7 @@ def _locator(act: Act, target: Target) -> Any:
 )
 async def wait_for(act: Act) -> Done:
     r = act.request
-    limit_ms = min(_number(r.value, float, default=act.options.wait_timeout * 1000), MAX_WAIT_MS)
+    limit_ms = _number(r.value, float, default=act.options.wait_timeout * 1000)
     if not (r.text or r.url or r.has_target):
         await asyncio.sleep(limit_ms / 1000)
         return Done(f"waited {limit_ms:g} ms", element_found=False)
@@ -800,7 +851,8 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     """Let the page settle (or, when a dialog holds it, park the action), then verify."""
     try:
         if not tab.dialogs.pending:
-            await _settle_unless_dialog(tab, watch, options)
+            with _unless_closed(tab):
+                await _settle_unless_dialog(tab, watch, options)
         verdict = await watch.finish(element_found=done.element_found)
     finally:
         tab.dialogs.stop_holding()
@@ -818,10 +870,13 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     )
     if target is not None and target.healed_from is not None:
         result.healed, result.old_id, result.new_id = True, target.healed_from, target.id
+    if verdict.observations.tab_closed:
+        result.message = f"{done.message}; {_after_closing(tab)}"
+        return result
     if tab.dialogs.pending:
         tab.dialogs.park(Parked(tab, watch, done, options))
         pending = tab.dialogs.pending
-        result.message = f"{done.message}; {_dialog_prompt(pending)}"
+        result.message = f"{done.message}; {dialog_prompt(pending)}"
         return result
     result.title = await tab.title()
     tab.last_url = tab.playwright_page.url
@@ -830,7 +885,25 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
     return result
 
 
-def _dialog_prompt(dialog: DialogInfo) -> str:
+@contextlib.contextmanager
+def _unless_closed(tab: Tab) -> Iterator[None]:
+    """A page that closed its own tab meanwhile fails what waited on it: no failure of the
+    action, which reports the tab closed."""
+    try:
+        yield
+    except (PagelensError, PlaywrightError):
+        if not tab.playwright_page.is_closed():
+            raise
+
+
+def _after_closing(tab: Tab) -> str:
+    """Where the agent is once the page closed its own tab."""
+    active = tab.tabs.active() if tab.tabs is not None else None
+    now = f"tab {active.id} ({active.playwright_page.url}) is active now" if active else "no tab is left open"
+    return f"the page closed its tab {tab.id}; {now}"
+
+
+def dialog_prompt(dialog: DialogInfo) -> str:
     article = "an" if dialog.type[0] in "aeiou" else "a"
     return (
         f"the page opened {article} {dialog.type} dialog ({dialog.message!r}) and waits: answer "

@@ -98,20 +98,27 @@ async def list_tabs(call: TabCall) -> ActionResult:
 
 @action(
     "switch_tab",
-    "Make tab_id the active tab.",
+    "Make tab_id the active tab; a dialog waiting there keeps waiting for handle_dialog.",
     kind="tab",
     reads=("tab_id",),
+    answers_dialog=True,  # going back to a tab is no answer to its dialog
     needs=(need("tab_id", "the tab to switch to (see list_tabs)", lambda r: bool(r.tab_id)),),
 )
 async def switch_tab(call: TabCall) -> ActionResult:
     tab = call.current
     await call.tabs.activate(tab)
+    result = ActionResult(
+        success=True, action=call.request.action, tab_id=tab.id, url=tab.playwright_page.url,
+        message=f"switched to tab {tab.id}",
+    )  # fmt: skip
+    pending = tab.dialogs.pending
+    if pending is not None:  # the page is frozen until it is answered: nothing to wait for or read
+        result.message = f"{result.message}; {perform.dialog_prompt(pending)}"
+        return result
     with contextlib.suppress(PlaywrightError):  # a courtesy, never a failure
         await tab.playwright_page.wait_for_load_state("load", timeout=call.navigation.timeout * 1000)
-    return ActionResult(
-        success=True, action=call.request.action, tab_id=tab.id, url=tab.playwright_page.url,
-        title=await tab.title(), message=f"switched to tab {tab.id}",
-    )  # fmt: skip
+    result.title = await tab.title()
+    return result
 
 
 @action("close_tab", "Close the tab (tab_id, default the active one).", kind="tab", reads=("tab_id",))
@@ -140,7 +147,7 @@ async def handle_dialog(call: TabCall) -> ActionResult:
 
 @action(
     "screenshot",
-    "A JPEG of the viewport at most 1024 px wide, or of the target element alone.",
+    "A JPEG of the viewport, or of the target element alone, at most 1024 px wide and 8000 px high.",
     kind="tab",
     target="optional",
 )

@@ -29,9 +29,12 @@ class Tab:
     """One tab and what the session tracks about it: dialogs, ids it has shown, and
     counters the observations of an action are read from."""
 
-    def __init__(self, tab_id: str, page: Page, policy: DialogPolicy, *, owned: bool = True) -> None:
+    def __init__(
+        self, tab_id: str, page: Page, policy: DialogPolicy, *, owned: bool = True, tabs: Tabs | None = None
+    ) -> None:
         self.id = tab_id
         self.owned = owned  # opened by this session (not a tab the user had open)
+        self.tabs = tabs  # the session's tabs it is one of: which is active when it closes itself
         self.dialogs = DialogBox(policy)
         self.memory = ElementMemory()
         self.loads = 0  # main-frame load events
@@ -148,7 +151,7 @@ class Tabs:
             self._active = next(iter(self._tabs))
 
     def _add(self, page: Page, opener: Tab | None = None, *, owned: bool = True) -> Tab:
-        tab = Tab(f"t{next(self._ids)}", page, self._policy, owned=owned)
+        tab = Tab(f"t{next(self._ids)}", page, self._policy, owned=owned, tabs=self)
         self._watch(tab, page)
         self._tabs[tab.id] = tab
         if opener is not None:
@@ -185,18 +188,19 @@ class Tabs:
 
     def active_url(self) -> str:
         """The active tab's address, '' without one: a new tab takes a path relative to it."""
-        self._prune()
-        tab = self._tabs.get(self._active) if self._active is not None else None
+        tab = self.active()
         return tab.playwright_page.url if tab is not None else ""
+
+    def active(self) -> Tab | None:
+        """The active tab; None when none is left."""
+        self._prune()
+        return self._tabs.get(self._active) if self._active is not None else None
 
     async def current(self, tab_id: str | None = None) -> Tab:
         """The tab named, else the active one (a blank one is opened when none is left)."""
         if tab_id is not None:
             return self.get(tab_id)
-        self._prune()
-        if self._active is None or self._active not in self._tabs:
-            return await self.open()
-        return self._tabs[self._active]
+        return self.active() or await self.open()
 
     async def activate(self, tab: Tab) -> None:
         self._active = tab.id

@@ -75,7 +75,8 @@ RESULT_FIELDS = (
         "`recent_events` (toasts, alerts, live-region text that appeared) with `has_errors` and `has_success`, "
         "`changes` (what changed, as lines of the [recent events](views.md#recent-events) log: a state "
         "flipped, a dialog shown, controls added), and when they happened the `new_tab` it opened, "
-        "the `download` it started (the file name) and the "
+        "`tab_closed` (the page closed its own tab, `window.close()`: the message says which tab is "
+        "active now), the `download` it started (the file name) and the "
         "`dialog` it raised",
     ),
 )

@@ -6,12 +6,15 @@ request is refused with `summary_unavailable`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from typing import Any
 
+from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from pagelens.browser.browser import Browser
+from pagelens.browser.guard import BrowserGoneError
 from pagelens.errors import CaptureTimeoutError, ErrorCode, InvalidRequestError, PagelensError
 from pagelens.extraction.api import extract
 from pagelens.extraction.models import SummarizeRequest, SummarizeResult
@@ -71,6 +74,15 @@ async def summarize(request: SummarizeRequest | dict[str, Any], browser: Browser
             extraction = await extract(page, format=parsed.format, max_characters=parsed.maxCharacters, timeout=limit)
     except TimeoutError as exc:
         raise CaptureTimeoutError(f"summarize took longer than {limit:g} s") from exc
+    except (PagelensError, PlaywrightError) as exc:
+        # A browser that died surfaces as whatever call it cut short (a failed load, a
+        # closed target): say what happened, as the session does for its own calls.
+        if not browser.playwright_browser.is_connected():
+            raise BrowserGoneError(
+                "the browser went away during summarize (it crashed, was killed or was closed)"
+            ) from exc
+        raise
     finally:
-        await page.close()
+        with contextlib.suppress(PlaywrightError):  # closed already, with its browser
+            await page.close()
     return SummarizeResult.from_extraction(extraction)

@@ -1,5 +1,6 @@
 """From Chromium's capture to the image an agent gets: resized to at most `max_width`
-pixels wide (aspect kept), marked, hashed and encoded as JPEG, within the contract's 2 MB.
+pixels wide and MAX_SIDE high (aspect kept), marked, hashed and encoded as JPEG, within
+the contract's 2 MB.
 
 Everything here is CPU work on pixels: callers run `render` in a worker thread."""
 
@@ -15,7 +16,7 @@ from PIL import Image
 
 from pagelens.engine.models import SemanticNode
 from pagelens.vision.marks import draw_marks, place_marks
-from pagelens.vision.models import MAX_IMAGE_BASE64, Mark
+from pagelens.vision.models import MAX_IMAGE_BASE64, MAX_SIDE, Mark
 
 THUMBNAIL_SIZE = 64
 
@@ -58,13 +59,13 @@ def render(
     so a caller holding the hash of the reduced picture still gets `unchanged`."""
     with Image.open(io.BytesIO(capture)) as captured:
         original = captured.convert("RGB")
-    width = min(original.width, max_width)
+    fitting = width = _fitting_width(original, max_width)
     qualities = (quality, MIN_QUALITY) if quality > MIN_QUALITY else (quality,)
     while True:
         image, placed = _sized(original, width, origin=origin, nodes=nodes, marks=marks)
         scale = image.width / original.width
         digest = screen_hash(image)
-        reduced = width < min(original.width, max_width)
+        reduced = width < fitting
         shown = Rendered(None, image.width, image.height, scale, digest, placed, quality, reduced)
         if digest == known_hash:
             return shown
@@ -76,6 +77,13 @@ def render(
         qualities = (qualities[-1],)
         shrunk = int(width * math.sqrt(max_base64 / size) * _SHRINK_MARGIN)
         width = max(MIN_WIDTH, min(shrunk, width - 1))
+
+
+def _fitting_width(original: Image.Image, max_width: int) -> int:
+    """The width `original` is shown at: at most `max_width`, and narrow enough that its
+    height (aspect kept) stays within MAX_SIDE (max_width itself is far below it)."""
+    within_side = math.floor(original.width * MAX_SIDE / original.height)
+    return max(1, min(original.width, max_width, within_side))
 
 
 def _sized(

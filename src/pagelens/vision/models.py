@@ -13,6 +13,9 @@ from pagelens.errors import InvalidRequestError
 ScreenshotKind = Literal["viewport", "full_page", "element"]
 
 MAX_WIDTH = 1024  # what vision models take without shrinking
+# The longest side clients take: Claude refuses an image over 8000 pixels on a side, so a
+# taller capture (a long full page) is scaled down to it (imaging.py).
+MAX_SIDE = 8000
 JPEG_QUALITY = 70  # small, and text still reads
 # The contract's 2 MB for a screenshot, counted as it travels: base64 characters. A JPEG
 # that would pass it is encoded again at a lower quality, then smaller (imaging.py).

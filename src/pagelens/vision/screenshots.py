@@ -1,5 +1,5 @@
 """Taking a screenshot for an agent: the viewport, the whole page or one element, as a
-JPEG at most 1024 px wide and 2 MB of base64 with a hash, Set-of-Marks on request.
+JPEG at most 1024 px wide, 8000 px high and 2 MB of base64 with a hash, Set-of-Marks on request.
 
 Chromium captures at CSS scale, so one pixel of the capture is one CSS pixel whatever
 the device scale factor, and a control's box maps onto the image by one factor (the

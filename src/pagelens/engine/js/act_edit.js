@@ -186,7 +186,8 @@ export function actFrameOffset(id) {
   return frameContentOrigin(el);
 }
 
-export function actIsFileInput(id) {
+// A file input and whether it takes several files; null for any other element.
+export function actFileInput(id) {
   const el = actElement(id);
-  return el.localName === 'input' && el.type === 'file';
+  return el.localName === 'input' && el.type === 'file' ? { multiple: el.multiple } : null;
 }

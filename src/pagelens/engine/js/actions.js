@@ -1,7 +1,7 @@
 // The action half of the engine: the calls the action layer makes, by name.
 
 import { actAtPoint, actFind, actHeal, actSelectorOf } from './act_find.js';
-import { actCheckedState, actFieldText, actFocus, actFrameOffset, actIsFileInput, actLabelFor, actRangeWidget, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
+import { actCheckedState, actFieldText, actFocus, actFileInput, actFrameOffset, actLabelFor, actRangeWidget, actScroll, actScrollIntoView, actSelectOptions, actSetPickerValue } from './act_edit.js';
 import { actDocToken, actObserveEnd, actObserveStart, actWaitForChange, actWaitForText, actWaitQuiet } from './act_observe.js';
 import { actLoadCount, actLoadEnd, actLoadScroll, actLoadStart } from './act_load.js';
 import { actReady } from './act_ready.js';
@@ -29,7 +29,7 @@ export const actions = {
   scroll: actScroll,
   scrollIntoView: actScrollIntoView,
   frameOffset: actFrameOffset,
-  isFileInput: actIsFileInput,
+  fileInput: actFileInput,
   loadStart: actLoadStart,
   loadScroll: actLoadScroll,
   loadCount: actLoadCount,
