@@ -79,10 +79,11 @@ class Parked:
 class Act:
     """One element action in progress: its request, and the steps handlers share."""
 
-    def __init__(self, tab: Tab, request: InteractRequest, options: ActionOptions) -> None:
+    def __init__(self, tab: Tab, request: InteractRequest, options: ActionOptions, watch: Watch) -> None:
         self.tab = tab
         self.request = request
         self.options = options
+        self.watch = watch
         self.page = tab.playwright_page
         self._target: Target | None = None
 
@@ -90,6 +91,8 @@ class Act:
         if self._target is None:
             r = self.request
             self._target = await resolve(self.tab, element_id=r.element_id, selector=r.selector, frame=r.frame)
+            # The top document's log does not see into a frame: watch the target's own.
+            await self.watch.cover(self._target.world)
         return self._target
 
     async def ready(
@@ -835,8 +838,8 @@ async def _wait_for_element(act: Act, limit_ms: float) -> Done:
 
 async def perform(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
     options = replace(options, summary=request.summary_of_landing)
-    act = Act(tab, request, options)
     watch = await Watch.start(tab)
+    act = Act(tab, request, options, watch)
     tab.dialogs.hold()
     try:
         done = await SPECS[request.action].handler(act)

@@ -77,7 +77,8 @@ RESULT_FIELDS = (
         "flipped, a dialog shown, controls added), and when they happened the `new_tab` it opened, "
         "`tab_closed` (the page closed its own tab, `window.close()`: the message says which tab is "
         "active now), the `download` it started (the file name) and the "
-        "`dialog` it raised",
+        "`dialog` it raised. An action on an element inside a frame watches that frame's document "
+        "as well as the top one: its mutations, messages and lines count too (each told once)",
     ),
 )
 
