@@ -374,6 +374,15 @@ function described(el) {
   return { role: '', text: textOf(el), control: false };
 }
 
+// What a state line is about: as described, but a group of controls marked as a whole (a
+// fieldset of radios made invalid) is named by its legend or label, not by all its text.
+function describedState(el) {
+  const subject = described(el);
+  if (subject.control || subject.role) return subject;
+  const name = el.isConnected ? accessibleName(el) : '';
+  return name ? { role: getRole(el) || '', text: truncate(name, MAX_TEXT), control: false } : subject;
+}
+
 // The message an element is or holds: itself when it is an announcer, else the first
 // live region or styled message inside it.
 function messageIn(el) {
@@ -470,7 +479,7 @@ function changedAttributes(el, old) {
   if (states.length && (control || states.includes('aria-invalid')) || styledInvalid) {
     const words = stateWords(el, states);
     if (styledInvalid && !words.includes('invalid')) words.push('invalid');
-    const { role, text } = described(el);
+    const { role, text } = describedState(el);
     const tone = words.includes('invalid') ? 'error' : null;
     return { kind: 'changed', role, text, detail: words.join(', '), tone, message: true };
   }

@@ -6,9 +6,9 @@ import { SelectorBuilder } from './selector.js';
 import { TextStats, findMainNode, isInlineTag, previewStart, readableText, textLength } from './content.js';
 import { accessibleName } from './accname.js';
 import { classifyPage, pageSignals } from './classify.js';
-import { absoluteUrl, isComposedDescendant, linkUrl, pageUrl } from './dom.js';
+import { absoluteUrl, composedParent, isComposedDescendant, linkUrl, pageUrl } from './dom.js';
 import { maskAttribute } from './contact.js';
-import { isRendered } from './visibility.js';
+import { coveringElement, isRendered, styleOf } from './visibility.js';
 import { isPasswordField, isSensitiveField } from './sensitive.js';
 import { regionOf } from './region.js';
 
@@ -43,6 +43,10 @@ export function visibleHeadings(levels, max, mask) {
   return out;
 }
 
+// Hit tests of the summary's candidates stop here: one costs 10 ms or more where thousands
+// of boxes are siblings, and the summary is read after every navigation.
+const HIT_TEST_BUDGET_MS = 10;
+
 // The primary actions: visible buttons, submits, role=button and links with a label, in the main
 // content first (the rest of the body fills up to `max`; a sidebar or a navigation inside
 // the main element is beside the content, not in it); above the fold first, then by
@@ -52,14 +56,22 @@ export function visibleHeadings(levels, max, mask) {
 function primaryActions(scan, mainNode, builder, max) {
   const viewportHeight = window.innerHeight;
   const candidates = [];
+  const hitTestEnd = performance.now() + HIT_TEST_BUDGET_MS;
   scan.controls.forEach((control, order) => {
     const rank = ctaRank(control);
     if (rank === null || !control.visible) return;
-    const fold = control.rect.top < viewportHeight ? 0 : 1;
+    const aboveFold = control.rect.top < viewportHeight;
+    const tested = aboveFold && performance.now() < hitTestEnd;
+    const cover = tested ? coveringElement(control.el, control.viewRect) : undefined;
+    // A covered control cannot be clicked until what covers it is gone: it waits as one
+    // below the fold would.
+    const fold = aboveFold && !cover ? 0 : 1;
     const inMain = inScope(control.el, mainNode) && !besideContent(control.el, mainNode);
-    candidates.push({ control, order, rank, inMain, fold });
+    candidates.push({ control, order, rank, inMain, fold, cover });
   });
-  candidates.sort((a, b) => (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank || a.order - b.order);
+  markOnTop(candidates);
+  candidates.sort((a, b) => (b.onTop - a.onTop) || (b.inMain - a.inMain) || a.fold - b.fold || a.rank - b.rank ||
+    a.order - b.order);
   const seen = new Set();
   const actions = [];
   const deferred = [];
@@ -87,6 +99,29 @@ function primaryActions(scan, mainNode, builder, max) {
     take(control);
   }
   return actions;
+}
+
+// The controls of whatever stands over other controls (a cookie banner, a modal) come
+// first: the page asks for them before anything under them can be used.
+function markOnTop(candidates) {
+  const overlays = new Set(candidates.map((c) => c.cover && overlayOf(c.cover)).filter(Boolean));
+  for (const c of candidates) {
+    c.onTop = [...overlays].some((overlay) => isComposedDescendant(c.control.el, overlay)) ? 1 : 0;
+  }
+}
+
+// The dialog or box fixed over the page that a covering element belongs to (what is hit
+// is the banner's text, its buttons are in the banner); null for anything else covering,
+// a sticky header included: it is the page's own.
+function overlayOf(el) {
+  let overlay = null;
+  for (let cur = el; cur && cur !== document.body; cur = composedParent(cur)) {
+    const role = cur.getAttribute('role');
+    if (cur.localName === 'dialog' || role === 'dialog' || role === 'alertdialog' || styleOf(cur).position === 'fixed') {
+      overlay = cur;
+    }
+  }
+  return overlay;
 }
 
 // Icon fonts put glyphs from the Unicode private use area into captions.

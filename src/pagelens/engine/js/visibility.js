@@ -315,15 +315,21 @@ function ownClip(el, outer) {
   };
 }
 
-// True when hit testing at the centre of the part in view (`part`, from viewRect) lands
-// on something that is neither the element nor inside it (a modal, a cookie banner, or
-// the element has pointer-events:none). Undefined when no part is in view.
-export function isOccluded(el, part) {
+// What hit testing at the centre of the part in view (`part`, from viewRect) lands on when
+// that is neither the element nor inside it (a modal, a cookie banner, or the element has
+// pointer-events:none); null when it lands on the element. Undefined when no part is in
+// view or nothing is hit.
+export function coveringElement(el, part) {
   if (!part) return undefined;
   const [x, y] = centreOf(part);
   const root = el.getRootNode();
   const hit = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
   if (!hit) return undefined;
-  if (hit === el) return false;
-  return !isComposedDescendant(hit, el);
+  return hit === el || isComposedDescendant(hit, el) ? null : hit;
+}
+
+// True when something else covers the element, see coveringElement.
+export function isOccluded(el, part) {
+  const cover = coveringElement(el, part);
+  return cover === undefined ? undefined : cover !== null;
 }
