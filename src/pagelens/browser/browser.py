@@ -13,7 +13,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
 from pagelens.browser.guard import Lifeline, bounded
-from pagelens.browser.launcher import CHROMIUM_ARGS, find_browser
+from pagelens.browser.launcher import CDP_SCHEMES, CHROMIUM_ARGS, find_browser
 from pagelens.browser.network import NetworkPolicy, host_resolver_rules
 from pagelens.browser.page import Page
 from pagelens.browser.static import render_static, static_base_url
@@ -32,7 +32,6 @@ DEFAULT_VIEWPORT = (1280, 800)
 _CLOSE_TIMEOUT_S = 15.0
 _NEW_PAGE_TIMEOUT_S = 15.0
 _SETUP_S = 15.0  # after a launch or an attach: the context, the network policy
-_CDP_SCHEMES = ("http://", "https://", "ws://", "wss://")
 
 T = TypeVar("T")
 
@@ -111,7 +110,7 @@ class Browser:
         """Attach to a running Chrome/Chromium by its DevTools URL (``http://127.0.0.1:9222``
         or a ``ws://`` endpoint). Pages open in the browser's existing profile; closing
         closes those pages and detaches, and leaves the browser running."""
-        if not isinstance(cdp_url, str) or not cdp_url.startswith(_CDP_SCHEMES):
+        if not isinstance(cdp_url, str) or not cdp_url.startswith(CDP_SCHEMES):
             raise BrowserConnectError(f"cdp_url must be an http(s):// or ws(s):// URL, not {cdp_url!r}")
         return await cls._attach(
             cdp_url,

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+from urllib.parse import urlsplit
 
 from pagelens.errors import BrowserNotFoundError, InvalidRequestError
 
@@ -37,6 +38,8 @@ BROWSERS: tuple[str, ...] = ("chromium", "chrome", "msedge")  # in the order `au
 # Chromium's headless shell, tried before Chromium for a launch with no window.
 HEADLESS_SHELL = "chromium-headless-shell"
 ENV_VARIABLE = "PAGELENS_CHROMIUM"
+# What a DevTools address to attach to starts with (Browser.connect).
+CDP_SCHEMES = ("http://", "https://", "ws://", "wss://")
 
 INSTALL_HINT = (
     "install Chromium (Debian: `apt-get install chromium`), Google Chrome or Microsoft Edge, "
@@ -160,6 +163,23 @@ def check_launch_or_attach(browser: str | None, attach_to: str | None) -> None:
     if browser is not None and attach_to:
         raise InvalidRequestError(
             f"--browser {browser} names a browser to launch; it cannot go with {attach_to} to attach to"
+        )
+
+
+def check_cdp_url(cdp_url: str | None) -> None:
+    """Refuse a --cdp-url that names no browser, before any browser work: an empty one
+    would launch a browser of pagelens' own instead of attaching, and one without its
+    scheme (localhost:9222) would let `mcp` and `serve` start, then fail every call."""
+    if cdp_url is None:
+        return
+    try:
+        host = urlsplit(cdp_url).hostname
+    except ValueError:  # an unclosed [IPv6] host
+        host = None
+    if not cdp_url.startswith(CDP_SCHEMES) or not host:
+        raise InvalidRequestError(
+            f"--cdp-url {cdp_url!r} is not a DevTools address; give http://HOST:PORT "
+            "(e.g. http://127.0.0.1:9222) or the browser's ws:// URL"
         )
 
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from rich.markup import escape
 
 import pagelens
-from pagelens.browser.launcher import check_launch_or_attach
+from pagelens.browser.launcher import check_cdp_url, check_launch_or_attach
 from pagelens.browser.network import is_loopback
 from pagelens.browser.page import LOAD_WAIT_S
 from pagelens.browser.page import time_limit as capture_limit  # `run` has a --time-limit
@@ -281,6 +281,7 @@ def mcp(
             raise InvalidRequestError(
                 "--user-data-dir and --cdp-url exclude each other (an attached browser keeps its own profile)"
             )
+        check_cdp_url(cdp_url)
         check_launch_or_attach(browser, cdp_url)
         if port is not None and not 0 <= port <= 65535:
             raise InvalidRequestError(f"--port must be between 0 and 65535, not {port}")
@@ -403,6 +404,7 @@ def serve(
         stderr.print(escape(line), highlight=False)
 
     with failures(), contextlib.suppress(KeyboardInterrupt):
+        check_cdp_url(cdp_url)
         check_launch_or_attach(browser, cdp_url or ws_endpoint)
         hosts = reachable_hosts(allowed_hosts, local=False)
         config = ServerConfig(
@@ -466,6 +468,7 @@ def _read_page(
 ) -> T:
     """Open `target` in a browser, launched or attached, and `read` the loaded page. The
     browser options, the target and the hosts are checked before the browser starts."""
+    check_cdp_url(cdp_url)
     check_launch_or_attach(browser, cdp_url)
     size = _parse_viewport(viewport)
     where = resolve_target(target)

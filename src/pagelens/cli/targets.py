@@ -22,6 +22,8 @@ def resolve_target(target: str) -> Path | str:
     """The local page `target` names, or the address to load. Refuses a missing file, a
     folder, a binary file, a malformed URL and an address the browser may not load (the
     navigate action's rule: chrome:, view-source:, ftp:, ...)."""
+    if not target.strip():  # Path("") is the current folder: a puzzling error
+        raise InvalidRequestError("no page given: name a URL or a local file")
     try:
         parts = urlsplit(target)
     except ValueError as exc:  # an unclosed [IPv6] host, a bad port
