@@ -47,6 +47,18 @@ export function visibleHeadings(levels, max, mask) {
 // of boxes are siblings, and the summary is read after every navigation.
 const HIT_TEST_BUDGET_MS = 10;
 
+// Whether something stands over the page (a cookie banner, a modal): probed at its edges
+// and middle, where they sit, so that a page without one pays five hit tests, not one a
+// candidate.
+function overlayInView() {
+  const w = window.innerWidth, h = window.innerHeight;
+  const probes = [[w / 2, h / 2], [w / 2, h - 10], [10, h - 10], [w - 10, h - 10], [w / 2, 10]];
+  return probes.some(([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && overlayOf(hit) !== null;
+  });
+}
+
 // The primary actions: visible buttons, submits, role=button and links with a label, in the main
 // content first (the rest of the body fills up to `max`; a sidebar or a navigation inside
 // the main element is beside the content, not in it); above the fold first, then by
@@ -56,7 +68,7 @@ const HIT_TEST_BUDGET_MS = 10;
 function primaryActions(scan, mainNode, builder, max) {
   const viewportHeight = window.innerHeight;
   const candidates = [];
-  const hitTestEnd = performance.now() + HIT_TEST_BUDGET_MS;
+  const hitTestEnd = overlayInView() ? performance.now() + HIT_TEST_BUDGET_MS : 0;
   scan.controls.forEach((control, order) => {
     const rank = ctaRank(control);
     if (rank === null || !control.visible) return;
