@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import pagelens
 from pagelens.actions import Session
 from pagelens.browser.network import LOOPBACK_HOSTS
-from tests.actions_helpers import go
+from tests.actions_helpers import act, go, nodes
 
 PAGES = Path(__file__).parent / "fixtures" / "widgets"
 
@@ -29,18 +28,6 @@ def site() -> Iterator[str]:
 async def session() -> AsyncIterator[Session]:
     async with await Session.start(allowed_hosts=list(LOOPBACK_HOSTS)) as session:
         yield session
-
-
-async def nodes(session: Session, **options: Any) -> dict[str, dict[str, Any]]:
-    """Semantic nodes by name."""
-    view = await session.analyze({"what": "semantic", **options})
-    return {node["n"]: node for node in view.data["interactive_tree"]}
-
-
-async def act(session: Session, **request: Any) -> dict[str, Any]:
-    result = await session.interact(request)
-    assert result["success"], result
-    return result
 
 
 async def test_a_cookie_banner_s_buttons_lead_the_summary_and_name_what_they_cover(session: Session, site: str) -> None:
