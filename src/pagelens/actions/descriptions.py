@@ -130,9 +130,11 @@ _ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f"
 
 # The semantic view's short keys, states and role abbreviations, from the one role table.
 SEMANTIC_KEYS = (
-    f"The semantic view's keys: i id, r role, n name, v value, s states ({', '.join(SEMANTIC_STATES)}; "
-    "password marks a field for a secret), xy the point a click lands on, box [x, y, width, height], scr a "
-    "scroller's position (h: more below), occ covered by something else, f the frame's number. "
+    "The semantic view's keys: i id, r role, n name, t its text where it shows a number the name leaves out "
+    f"(a count badge), v value, s states ({', '.join(SEMANTIC_STATES)}; "
+    "password marks a field for a secret), d its description (a field's error or hint), xy the point a "
+    "click lands on, box [x, y, width, height], scr a scroller's position (h: more below), occ covered by "
+    "something else, f the frame's number. "
     f"Roles: {_ROLES}."
 )
 

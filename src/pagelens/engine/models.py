@@ -147,6 +147,7 @@ class ControlStates(_Model):
     expanded: bool | None = None
     selected: bool | None = None
     pressed: bool | Literal["mixed"] | None = None
+    current: bool | None = None  # aria-current: the current page, step, date or item
     sort: Literal["ascending", "descending"] | None = None  # a column or row header's aria-sort
     required: bool | None = None
     invalid: bool | None = None
@@ -168,6 +169,8 @@ class InteractiveControl(_Model):
     type: str | None = None
     value_len: int | None = None
     value: str | None = None
+    text: str | None = None  # its own text, where it shows a number its name leaves out (a badge)
+    description: str | None = None  # its error, hint or other description (docs/views.md#interaction)
 
 
 class Unreachable(_Model):
@@ -199,14 +202,18 @@ class ScrollState(_Model):
 
 
 class SemanticNode(_Model):
-    """V3 node: i id · r role (abbreviated) · n name · v value · s states · xy centre ·
-    box [x, y, w, h] · scr scroll state · occ covered by something else · f frame."""
+    """V3 node: i id · r role (abbreviated) · n name · t text showing a number the name
+    leaves out (a badge) · v value · s states · d description
+    (an error, a hint) · xy centre · box [x, y, w, h] · scr scroll state · occ covered by
+    something else · f frame."""
 
     i: str
     r: str
     n: str
+    t: str | None = None
     v: str | None = None
     s: str | None = None
+    d: str | None = None
     xy: tuple[int, int]
     box: tuple[int, int, int, int] | None = None
     scr: ScrollState | None = None

@@ -68,6 +68,12 @@ export function accessibleName(el) {
   return name;
 }
 
+// The text an element lends when another names or describes it by reference
+// (aria-labelledby, aria-describedby).
+export function referencedText(ref) {
+  return normalizeSpace(textAlternative(ref, { visited: new Set(), labelRoot: ref }, true).text);
+}
+
 // Most controls are a link or button holding one run of text (directly, or through plain
 // wrappers: an icon button's visually hidden `<span class=sr-only>Close</span>`), or a
 // field with one label holding one. Where nothing else can name such an element (no ARIA

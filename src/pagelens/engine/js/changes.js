@@ -9,12 +9,13 @@
 // What a user typed never enters the log: values are not read, and text changes inside
 // text areas and editable regions are passed over.
 
-import { LIVE_REGION_SELECTOR, announcerOf, hintTone, isAnnouncer, styleHint, styleTone, toneOf } from './announce.js';
+import { LIVE_REGION_SELECTOR, announcerOf, hintTone, isAnnouncer, styleTone, toneOf } from './announce.js';
 import { getRole, interactiveRole, isEditingHost } from './role.js';
 import { normalizeSpace, truncate } from './core.js';
 import { accessibleName } from './accname.js';
 import { maskContactDetails } from './contact.js';
 import { isRendered } from './visibility.js';
+import { isStyledInvalid } from './states.js';
 
 // Attributes that can show, hide or restyle a message, or change a control's state.
 const STATE_ATTRS = ['aria-expanded', 'aria-checked', 'aria-pressed', 'aria-selected', 'aria-disabled',
@@ -475,7 +476,7 @@ function changedAttributes(el, old) {
   const control = interactiveRole(el);
   // A field styled as invalid (`is-invalid`, `has-error`) says so as aria-invalid would.
   const styledInvalid = control && changed.includes('class') &&
-    hintTone(styleHint(el)) === 'error' && hintTone(old.get('class') || '') !== 'error';
+    isStyledInvalid(el, control) && hintTone(old.get('class') || '') !== 'error';
   if (states.length && (control || states.includes('aria-invalid')) || styledInvalid) {
     const words = stateWords(el, states);
     if (styledInvalid && !words.includes('invalid')) words.push('invalid');

@@ -273,7 +273,13 @@ export function readableText(root, maxChars, skipChrome = true, start = null) {
     return flag;
   };
   const pushText = (text, el) => {
-    if (!started || !text.trim() || !el || !shown(el)) return;
+    if (!started) return;
+    // Spacing between elements (`<b>Was</b> <s>$120</s>`) separates their words.
+    if (!text.trim()) {
+      parts.push(' ');
+      return;
+    }
+    if (!el || !shown(el)) return;
     parts.push(text);
     length += text.length;
   };

@@ -10,9 +10,11 @@ import { isRendered } from './visibility.js';
 import { landmarkOf, regionOf } from './region.js';
 import { visibleHeadings } from './summary.js';
 import { pageUrl } from './dom.js';
+import { controlDescription, unnamedNumbers } from './describe.js';
 
 const MAX_NAME = 160;
 const MAX_VALUE = 200;
+const MAX_DESCRIPTION = 200;
 const TYPE_HINT_ROLES = new Set(['textbox', 'button', 'date']);
 
 function pageHeadings(max, mask) {
@@ -77,12 +79,13 @@ export function interactionView(scan, options) {
     // our stamp when CSS cannot name the element alone (docs/ids.md).
     const selector = builder.build(el) ?? undefined;
     const r = control.rect;
+    const states = controlStates(el, control.role);
     /** @type {Record<string, any>} */
     const entry = {
       id: control.id,
       role: control.role,
       name: truncate(control.name, MAX_NAME),
-      states: controlStates(el, control.role),
+      states,
       selector,
       region: regionOf(el),
       boundingBox: { x: round(r.left), y: round(r.top), width: round(r.width), height: round(r.height) },
@@ -92,6 +95,10 @@ export function interactionView(scan, options) {
     };
     const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : null;
     if (type && TYPE_HINT_ROLES.has(control.role) && type !== 'text') entry.type = type;
+    const shown = unnamedNumbers(el, control.role, control.name);
+    if (shown) entry.text = truncate(control.mask(shown), MAX_NAME);
+    const description = controlDescription(el, control.name, !!states.invalid);
+    if (description) entry.description = truncate(control.mask(description), MAX_DESCRIPTION);
     controls.push(entry);
     if (selector) aimap[control.id] = selector;
   }

@@ -11,6 +11,7 @@ import { isComma, ruleQuestion, splitSelector, surveyedElements } from './styler
 import { centreOf, isOccluded, isRendered, styleOf, viewportSize } from './visibility.js';
 import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
+import { controlDescription, unnamedNumbers } from './describe.js';
 import { takeRecentEvents } from './changes.js';
 import roleTable from '../roles.json';
 
@@ -151,12 +152,17 @@ export function semanticView(scan, options) {
     const el = control.el;
     const r = control.rect;
     const node = { i: control.id, r: abbreviateRole(control), n: truncate(control.name, 50) };
+    const shown = unnamedNumbers(el, control.role, control.name);
+    if (shown) node.t = truncate(control.mask(shown), 50);
     if (options.includeValues && !isSensitiveField(el)) {
       const value = fieldValue(el, control.role);
       if (value) node.v = truncate(value, 100);
     }
-    const s = stateString(controlStates(el, control.role));
+    const states = controlStates(el, control.role);
+    const s = stateString(states);
     if (s) node.s = s;
+    const description = controlDescription(el, control.name, !!states.invalid);
+    if (description) node.d = truncate(control.mask(description), 100);
     node.xy = centreOf(control.viewRect || r).map(round);
     if (options.includeBoxes) node.box = [round(r.left), round(r.top), round(r.width), round(r.height)];
     const scr = scrollInfo(el);

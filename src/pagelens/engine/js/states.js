@@ -5,6 +5,7 @@ import { rangeValue } from './accname.js';
 import { getRole, interactiveRole, isDetailsSummary } from './role.js';
 import { isPasswordField } from './sensitive.js';
 import { normalizeSpace } from './core.js';
+import { hintTone } from './announce.js';
 
 // Widgets whose value is a number in ARIA attributes when they are not native inputs.
 const RANGE_WIDGET_ROLES = new Set(['slider', 'spinbutton', 'scrollbar']);
@@ -58,11 +59,24 @@ function isReadOnly(el) {
 const OTHER_VALIDITY_FAILURES = ['customError', 'typeMismatch', 'patternMismatch', 'badInput',
   'rangeUnderflow', 'rangeOverflow', 'stepMismatch', 'tooLong', 'tooShort'];
 
-// aria-invalid, or a failed native constraint. A required field the user has not
-// touched yet is not invalid: `required` already says it needs a value.
-function isInvalid(el) {
+// Roles that take a value or a choice from the user: the ones a class can mark invalid (a
+// button's `btn-danger` is no error).
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch',
+  'spinbutton', 'slider', 'date', 'color']);
+
+// A field whose own class says it is in error (`is-invalid`, `input-error`, `has-error`).
+export function isStyledInvalid(el, role) {
+  return FIELD_ROLES.has(role) && typeof el.className === 'string' && hintTone(el.className) === 'error';
+}
+
+// aria-invalid, a class that styles the field as invalid (`is-invalid`, `input-error`:
+// the recent events call it invalid too), or a failed native constraint. A required
+// field the user has not touched yet is not invalid: `required` already says it needs a
+// value.
+function isInvalid(el, role) {
   const aria = el.getAttribute('aria-invalid');
   if (aria && aria !== 'false') return true;
+  if (aria !== 'false' && isStyledInvalid(el, role)) return true;
   if (!el.willValidate || !el.validity || el.validity.valid) return false;
   const validity = el.validity;
   const onlyMissing = validity.valueMissing && !OTHER_VALIDITY_FAILURES.some((f) => validity[f]);
@@ -80,10 +94,13 @@ export function controlStates(el, role) {
   if (selected) states.selected = true;
   const pressed = ariaBool(el, 'aria-pressed');
   if (pressed !== undefined) states.pressed = pressed;
+  // The current page of a navigation, the current step of a wizard (aria-current).
+  const current = el.getAttribute('aria-current');
+  if (current && current !== 'false' && current !== 'undefined') states.current = true;
   const sort = sortState(el);
   if (sort) states.sort = sort;
   if (el.required || ariaBool(el, 'aria-required') === true) states.required = true;
-  if (isInvalid(el)) states.invalid = true;
+  if (isInvalid(el, role)) states.invalid = true;
   if (isReadOnly(el)) states.readonly = true;
   if (isFocused(el)) states.focused = true;
   // Where a secret goes (its value never shows): said in every view.
