@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -40,10 +41,34 @@ class Metadata:
     language: str | None = None
 
 
+class _Article(Document):
+    """readability-lxml's Document, with two kinds of blocks its last cleaning would drop
+    from the article whatever they say kept when they are content:
+
+    - a list scored below zero: readability-lxml starts a list's score at -3 and adds
+      its items' paragraphs, so a list of short paragraphs (a loose Markdown list,
+      Sphinx's nested lists) always went. A list is judged as an unscored one is (by
+      its length, its links, its class);
+    - the wrapper of a code listing (GitHub's, Sphinx's `div.highlight`): a one-line
+      command such as `pip install x` is shorter than the text a block needs."""
+
+    def get_preserved_elements(self, node: HtmlElement) -> dict[HtmlElement, bool]:
+        preserved: dict[HtmlElement, bool] = super().get_preserved_elements(node)
+        for wrapper in self.tags(node, "div", "section"):
+            listings = sum(len(pre.text_content().strip()) for pre in wrapper.iter("pre"))
+            if listings * 2 > len(wrapper.text_content().strip()):
+                preserved[wrapper] = True
+        return preserved
+
+    def sanitize(self, node: HtmlElement, candidates: dict[HtmlElement, Any], keep_all_images: bool = False) -> str:
+        unscored_lists = {e: c for e, c in candidates.items() if e.tag not in ("ul", "ol")}
+        return str(super().sanitize(node, unscored_lists, keep_all_images))
+
+
 def readability_article(html: str, url: str) -> str:
     """readability-lxml's article as an HTML fragment ("" when it finds none)."""
     try:
-        return Document(html, url=url).summary(html_partial=True)
+        return str(_Article(html, url=url).summary(html_partial=True))
     except (Unparseable, ParserError, ValueError):
         return ""
 
@@ -112,6 +137,11 @@ class Readings:
         return lxml.html.tostring(body, encoding="unicode"), len(words(body.text_content()))
 
 
+# The mark of a heading's permalink ("¶" in Sphinx and MkDocs, a link symbol, a
+# zero-width space), which trafilatura keeps in a title it reads from the <h1>.
+_PERMALINK_MARK = re.compile(r"[\s\u200b]*[¶🔗][\s\u200b]*$")
+
+
 def metadata(html: str, url: str) -> Metadata:
     # The date the page declares (its metadata, a <time>, the address) first: htmldate's
     # search of the text finds a date on most pages, a copyright year above all.
@@ -119,7 +149,7 @@ def metadata(html: str, url: str) -> Metadata:
     if found is None:
         return Metadata()
     return Metadata(
-        title=found.title or None,
+        title=_PERMALINK_MARK.sub("", found.title or "") or None,
         byline=found.author or None,
         site_name=_site_name(found.sitename or None, url),
         published=found.date or _date_in_text(html, url),
