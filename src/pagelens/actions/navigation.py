@@ -198,7 +198,8 @@ async def history(tab: Tab, action: str, options: NavigationOptions, *, summary:
     """refresh, back or forward."""
     page = tab.playwright_page
     timeout = options.timeout * 1000
-    before = page.url
+    if action != "refresh" and not await _has_entry(tab, action):
+        raise ActionError(ErrorCode.NO_HISTORY, f"there is no page to go {action} to in tab {tab.id}")
     try:
         if action == "refresh":
             response = await page.reload(wait_until="domcontentloaded", timeout=timeout)
@@ -208,11 +209,17 @@ async def history(tab: Tab, action: str, options: NavigationOptions, *, summary:
             response = await page.go_forward(wait_until="domcontentloaded", timeout=timeout)
     except PlaywrightError as exc:
         raise _failure(exc, page.url, options) from exc
-    # A same-document history entry (pushState, a fragment) loads nothing: no response,
-    # but the address moved. No response and no move: there was nowhere to go.
-    if response is None and action != "refresh" and page.url == before:
-        raise ActionError(ErrorCode.NO_HISTORY, f"there is no page to go {action} to in tab {tab.id}")
     return await _loaded(tab, action, response, options, summary=summary)
+
+
+async def _has_entry(tab: Tab, action: str) -> bool:
+    """Whether the tab's history has an entry to go `action` ("back" or "forward") to. Asked
+    of the history itself: a same-document entry (pushState, a fragment) loads nothing, and
+    may have the very address of the current one (a route pushed twice)."""
+    world = await tab.page.main_world()
+    history = await world.session.send("Page.getNavigationHistory")
+    index = history["currentIndex"]
+    return index > 0 if action == "back" else index < len(history["entries"]) - 1
 
 
 async def _loaded(

@@ -32,9 +32,12 @@ from pagelens.actions.tabs import Tab
 from pagelens.actions.targets import Target, resolve, viewport_point
 from pagelens.browser import loading
 from pagelens.browser.loading import MAX_ITEMS_LIMIT, ScrollLoad
+from pagelens.browser.world import FrameWorld
 from pagelens.errors import ErrorCode, PagelensError, first_line
 
 MAX_WAIT_MS = 60_000
+# Lookups of a target that left the page while it was made ready (rendered again).
+_RENDERED_AGAIN_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class Done:
     target: Target | None = None
     element_found: bool = True
     loaded: ScrollLoad | None = None
+    # Words for the message once the page has settled: what the action's effect became.
+    after_settling: Callable[[], Awaitable[str]] | None = None
 
 
 @dataclass
@@ -107,14 +112,34 @@ class Act:
             "editable": editable,
             "timeoutMs": int(timeout * 1000),
         }
-        state = await bridge.call(target.world, "ready", target.local_id, checks, timeout=timeout + 3.0)
-        if not state["ok"]:
-            raise ActionError(
-                state["reason"],
-                f"{describe(target)}: {state['message']}",
-                covering=state.get("covering"),
-            )
-        return await viewport_point(self.tab, target, state["point"])
+        for attempt in range(1, _RENDERED_AGAIN_TRIES + 1):
+            state = await bridge.call(target.world, "ready", target.local_id, checks, timeout=timeout + 3.0)
+            if state["ok"]:
+                return await viewport_point(self.tab, target, state["point"])
+            rendered_again = state["reason"] == ErrorCode.NOT_FOUND and target is self._target
+            if not (rendered_again and attempt < _RENDERED_AGAIN_TRIES and await self._find_again(target)):
+                break
+        raise ActionError(
+            state["reason"],
+            f"{describe(target)}: {state['message']}",
+            covering=state.get("covering"),
+        )
+
+    async def _find_again(self, gone: Target) -> bool:
+        """`gone` left the page while it was made ready: the page rendered it again as a
+        new element (a virtual list repaints the rows it scrolls into view, a framework
+        replaces the node on a render). Look it up again as the request named it; when
+        that finds the same control (its role and name), `gone` names the new element."""
+        self._target = None
+        try:
+            fresh = await self.target()
+        except ActionError:
+            fresh = None
+        self._target = gone
+        if fresh is None or not gone.descriptor.matches(fresh.role, fresh.name):
+            return False
+        gone.become(fresh)
+        return True
 
     async def call(self, target: Target, function: str, *args: Any) -> Any:
         return await bridge.call(target.world, function, target.local_id, *args)
@@ -615,7 +640,7 @@ async def scroll(act: Act) -> Done:
     if not act.request.has_target:
         world = await bridge.main_world(act.tab.page)
         moved = await bridge.call(world, "scroll", None, how)
-        return Done(_scrolled("the page", moved), element_found=False)
+        return Done(_scrolled("the page", moved), element_found=False, after_settling=_grown(world, None, moved))
     target = await act.target()
     if value is None:
         state = await act.call(target, "scrollIntoView")
@@ -623,7 +648,8 @@ async def scroll(act: Act) -> Done:
             raise ActionError(ErrorCode.NOT_VISIBLE, f"{describe(target)} could not be scrolled into view")
         return Done(f"scrolled {describe(target)} into view", target)
     moved = await act.call(target, "scroll", how)
-    return Done(_scrolled(moved["container"], moved), target)
+    grown = _grown(target.world, target.local_id, moved)
+    return Done(_scrolled(moved["container"], moved), target, after_settling=grown)
 
 
 N = TypeVar("N", int, float)
@@ -669,6 +695,19 @@ def _scrolled(what: str, moved: dict[str, Any]) -> str:
     if moved["before"] == moved["after"]:
         return f"{what} did not move (at {where})"
     return f"scrolled {what} from {moved['before']} to {where}"
+
+
+def _grown(world: FrameWorld, local_id: str | None, moved: dict[str, Any]) -> Callable[[], Awaitable[str]]:
+    """What a scroll's end became once the page settled: an infinite scroll loads more
+    as its end comes into view, and the end said before is no longer one."""
+
+    async def note() -> str:
+        now = await bridge.call(world, "scroll", local_id, 0)  # scrolls by nothing: measures
+        if now["max"] <= moved["max"] + 1:
+            return ""
+        return f"; then more content loaded: the end moved from {moved['max']} to {now['max']} px"
+
+    return note
 
 
 # What a click may make open a file chooser: a button, link or menu item (scripted to open
@@ -836,8 +875,14 @@ async def _wait_for_element(act: Act, limit_ms: float) -> Done:
 # ---- running an action and verifying it
 
 
+# Actions that type into a field: the page is read once a debounced field has answered.
+_TYPING_ACTIONS = frozenset({"type", "set_value", "clear"})
+
+
 async def perform(tab: Tab, request: InteractRequest, options: ActionOptions) -> ActionResult:
     options = replace(options, summary=request.summary_of_landing)
+    if request.action in _TYPING_ACTIONS:
+        options = replace(options, settle=options.settle.after_typing())
     watch = await Watch.start(tab)
     act = Act(tab, request, options, watch)
     tab.dialogs.hold()
@@ -856,6 +901,9 @@ async def conclude(tab: Tab, action: str, watch: Watch, done: Done, options: Act
         if not tab.dialogs.pending:
             with _unless_closed(tab):
                 await _settle_unless_dialog(tab, watch, options)
+        if done.after_settling is not None and not tab.dialogs.pending and not tab.playwright_page.is_closed():
+            with contextlib.suppress(ActionError, bridge.DocumentChanged):
+                done.message += await done.after_settling()
         verdict = await watch.finish(element_found=done.element_found)
     finally:
         tab.dialogs.stop_holding()

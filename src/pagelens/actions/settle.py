@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -21,6 +21,10 @@ from pagelens.actions.errors import ActionError
 from pagelens.browser.page import LOAD_WAIT_S, Page
 
 _MAX_DOCUMENT_CHANGES = 3
+# The quiet window after typing: a search field asks its server (and shows suggestions)
+# only once the keys have paused for its debounce, commonly 300 to 500 ms, and typing
+# changes no node of the DOM meanwhile. A shorter window would read the page before that.
+TYPING_QUIET_MS = 600
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,10 @@ class SettlePolicy:
     def __post_init__(self) -> None:
         if self.quiet_ms < 0 or self.cap_ms < 0 or (self.fixed_ms is not None and self.fixed_ms < 0):
             raise ValueError("settle times must not be negative")
+
+    def after_typing(self) -> SettlePolicy:
+        """This policy with a quiet window long enough for a debounced field to answer."""
+        return replace(self, quiet_ms=max(self.quiet_ms, TYPING_QUIET_MS))
 
 
 async def settle(page: Page, policy: SettlePolicy, *, load_timeout: float = 30.0) -> bool:

@@ -7,7 +7,7 @@ healed when a re-render or a navigation left them naming nothing, or something e
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from pagelens.actions import bridge
 from pagelens.actions.errors import ActionError, InvalidParameterError
@@ -70,6 +70,11 @@ class Target:
     def descriptor(self) -> Descriptor:
         return Descriptor(role=self.role, name=self.name, xy=self.xy, doc=self.doc)
 
+    def become(self, other: Target) -> None:
+        """Name `other` from now on: the same control, rendered again as a new element."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(other, f.name))
+
 
 async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, frame: str | None) -> Target:
     """The element an action means; ActionError not_found or stale_element otherwise."""
@@ -101,7 +106,8 @@ async def resolve(tab: Tab, *, element_id: str | None, selector: str | None, fra
                 )
             healed = await heal(world, prefix, element_id, was)
             target = await _target(world, path, healed, doc)
-            target.healed_from = element_id
+            # A copy the engine gave the same id (ids.md) needs no word: the id holds.
+            target.healed_from = element_id if target.id != element_id else None
             tab.memory.remember(target.id, target.descriptor)
             return target
     elif found["status"] != "ok":

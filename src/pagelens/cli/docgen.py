@@ -9,7 +9,7 @@ from pathlib import Path
 from pagelens.actions.models import ContentScriptStatus
 from pagelens.actions.navigation import NavigationOptions
 from pagelens.actions.registry import SPECS
-from pagelens.actions.settle import SettlePolicy
+from pagelens.actions.settle import TYPING_QUIET_MS, SettlePolicy
 from pagelens.browser.page import LOAD_WAIT_S
 from pagelens.browser.requests import LONG_AFTER_S
 from pagelens.errors import ErrorCode
@@ -177,7 +177,9 @@ WebSockets, media, beacons and prefetches are not counted, and a request in flig
 over {LONG_AFTER_S:g} s is taken for a long-lived one (a response that keeps streaming, a long
 poll, a server that never answers), without which every such page would wait the whole
 cap. A page that changes by itself, or polls its server, every few hundred milliseconds
-waits the whole cap.
+waits the whole cap. After typing (`type`, `set_value`, `clear`) the DOM must be quiet
+for {TYPING_QUIET_MS} ms: a search field asks its server for suggestions only once the keys
+have paused for its debounce (commonly 300 to 500 ms), and typing changes no node meanwhile.
 
 An element action that starts a navigation of the tab (a link, a form sent) waits for the
 new page's `load` (the navigation timeout at most), then settles it and returns its summary. A
