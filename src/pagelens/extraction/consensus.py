@@ -11,6 +11,8 @@ story rather than page furniture:
 - a single block between two agreed ones (a formula, a quote, a code line);
 - a run of running prose (a share of its words in sentence-bearing blocks long enough);
 and never a caption or a block repeated on the page (carousels and slideshows repeat).
+A heading goes with the section it titles, and one readability left out comes back over
+the section when trafilatura has it (`_headings_follow_their_sections`, `_restore_headings`).
 
 When one library found next to nothing (a share of the other's words or less) there is
 nobody to agree with, and the other's output stands; when trafilatura holds more text
@@ -54,6 +56,7 @@ BLOCK_TAGS = frozenset({
     "html", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
     "thead", "tr", "ul",
 })  # fmt: skip
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SENTENCE_END = re.compile(r"[.!?。！？…]")
 
 
@@ -86,6 +89,10 @@ class Block:
     @property
     def words(self) -> list[str]:
         return words(self.text)
+
+    @property
+    def is_heading(self) -> bool:
+        return self.element.tag in HEADING_TAGS
 
     def is_prose(self, min_words: int) -> bool:
         return len(self.words) >= min_words and bool(_SENTENCE_END.search(self.text))
@@ -131,6 +138,7 @@ def _libraries_choice(readings: Readings, rules: Rules) -> Choice:
     assert root is not None  # the article has words by now
     groups = _sibling_groups(readings.document, {_kind(e)[1] for e in root.iterdescendants()} - {""})
     counterparts = _counterparts(root, groups, rules.supported)
+    _restore_headings(blocks, keep, readings.document, lines)
     for block, k in zip(blocks, keep, strict=True):
         if not k:
             _drop_own_content(block.element)
@@ -360,7 +368,98 @@ def _keep(blocks: list[Block], supported: list[bool], rules: Rules) -> list[bool
             for i in run:
                 keep[i] = True
         start = end
-    return keep
+    return _headings_follow_their_sections(blocks, keep)
+
+
+def _headings_follow_their_sections(blocks: list[Block], keep: list[bool]) -> list[bool]:
+    """A heading stays when a block of the section it titles stays (up to the next
+    heading after some text: headings in a row title one section): that section is
+    content, though trafilatura left many headings out. One whose section went
+    ("Related articles" over teasers, "Comments") keeps its own verdict."""
+    kept = list(keep)
+    section_kept = False  # whether a block after the current heading run, up to the next heading, stays
+    after_text = False  # whether a block that is not a heading follows before the next heading
+    for i in reversed(range(len(blocks))):
+        if not blocks[i].is_heading:
+            if not after_text:
+                section_kept, after_text = False, True
+            section_kept = section_kept or keep[i]
+        else:
+            kept[i] = keep[i] or section_kept
+            after_text = False
+    return kept
+
+
+# ---- headings readability-lxml left out
+#
+# readability-lxml drops a heading whose class or id reads like furniture ("header":
+# WordPress recipe cards' "wprm-recipe-header"; "meta", "media") and the title above
+# the container it picks. Such a heading comes back over the first block it titles.
+
+
+def _restore_headings(blocks: list[Block], keep: list[bool], page: HtmlElement | None, said_lines: list[str]) -> None:
+    """Put back, before each kept block after the first, the page's headings just above
+    it that the article lacks and trafilatura's text has as lines of their own; between
+    them, only blocks that neither library took (a byline, a share bar)."""
+    body = page.find("body") if page is not None else None
+    if body is None:
+        return
+    # A heading the article has already (Medium repeats its title in a drawer) is not one to put back.
+    said = {tuple(words(line)) for line in said_lines} - {tuple(b.words) for b in blocks if b.is_heading}
+    page_blocks = blocks_of(body)
+    # By words: readability-lxml turns some <div>s into <p>s and drops a heading's "¶" link.
+    where: dict[tuple[str, ...], list[int]] = {}
+    for index, page_block in enumerate(page_blocks):
+        where.setdefault(tuple(page_block.words), []).append(index)
+    previous = -1  # the page index of the last article block found on the page
+    story_begun = False  # headings above the first kept block are the page's (its title), not a section's
+    for block, k in zip(blocks, keep, strict=True):
+        found = next((i for i in where.get(tuple(block.words), []) if i > previous), None)
+        if found is not None:
+            titles = _titles_above(page_blocks[previous + 1 : found], said)
+            if k and story_begun and titles:
+                start = _outermost_start(block.element)
+                for title in titles:
+                    start.addprevious(_bare_copy(title.element))
+            previous = found
+        story_begun = story_begun or k
+
+
+def _titles_above(between: list[Block], said: set[tuple[str, ...]]) -> list[Block]:
+    """The section titles among the page's blocks `between` two of the article's, that
+    trafilatura's text has and that nothing it has (content the article lacks) follows."""
+    titles: list[Block] = []
+    for block in reversed(between):
+        if tuple(block.words) not in said:
+            continue  # neither library took it
+        if not block.is_heading:
+            break  # the headings above it title that
+        if _is_section_title(block):
+            titles.insert(0, block)
+    return titles
+
+
+def _is_section_title(heading: Block) -> bool:
+    """Not the page's title (an <h1>: the result's `title`, and no gold has it) nor a
+    link ("Related post: ...")."""
+    linked = sum(len(words(a.text_content())) for a in heading.element.iter("a"))
+    return heading.element.tag != "h1" and linked * 2 <= len(heading.words)
+
+
+def _outermost_start(element: HtmlElement) -> HtmlElement:
+    """The outermost element that `element` begins (the list of a first item), where a
+    heading put before it stays outside it."""
+    while (parent := element.getparent()) is not None and parent.getparent() is not None:
+        if element.getprevious() is not None or (parent.text or "").strip():
+            break
+        element = parent
+    return element
+
+
+def _bare_copy(heading: HtmlElement) -> HtmlElement:
+    copy = copy_element(heading)
+    copy.tail = None  # the text after it in the page is not the article's
+    return copy
 
 
 def _drop_own_content(element: HtmlElement) -> None:
