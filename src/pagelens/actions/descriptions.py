@@ -130,7 +130,9 @@ _ROLES = ", ".join(f"{short} {role}" for role, short in ROLE_SHORT.items()) + f"
 
 # The semantic view's short keys, states and role abbreviations, from the one role table.
 SEMANTIC_KEYS = (
-    "The semantic view's keys: i id, r role, n name, t its text where it shows a number the name leaves out "
+    "The semantic view's keys: i id, r role, n name, c where another control bears the same name, what tells "
+    "it apart (its row, card or item: order number, product, result title), t its text where it shows a number "
+    "the name leaves out "
     f"(a count badge), v value, s states ({', '.join(SEMANTIC_STATES)}; "
     "password marks a field for a secret), d its description (a field's error or hint), xy the point a "
     "click lands on, box [x, y, width, height], scr a scroller's position (h: more below), occ covered by "

@@ -93,7 +93,8 @@ _ID_ATTR_RE = re.compile(r'\sdata-llm-id="[^"]*"')  # numbers, not words: nothin
 
 def _control_text(control: dict[str, Any]) -> str:
     role = control.get("role", "")
-    return f"{role} {control.get('name', '')} {ROLE_WORDS.get(role, '')}"
+    said = " ".join(control.get(key) or "" for key in ("name", "context", "text", "description"))
+    return f"{role} {said} {ROLE_WORDS.get(role, '')}"
 
 
 def _aimap_entry(view: dict[str, Any], control: dict[str, Any]) -> str:
@@ -108,7 +109,8 @@ def _rebuild_interaction(view: dict[str, Any], controls: list[dict[str, Any]]) -
 
 def _node_text(node: dict[str, Any]) -> str:
     role = node.get("r", "")
-    return f"{role} {node.get('n', '')} {node.get('v') or ''} {ROLE_WORDS.get(role, '')}"
+    said = " ".join(node.get(key) or "" for key in ("n", "c", "t", "v", "d"))
+    return f"{role} {said} {ROLE_WORDS.get(role, '')}"
 
 
 LAYOUTS: dict[str, ListLayout | TextLayout] = {

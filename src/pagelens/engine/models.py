@@ -160,6 +160,7 @@ class InteractiveControl(_Model):
     id: str
     role: str
     name: str
+    context: str | None = None  # what tells it from controls of the same name (docs/views.md#interaction)
     states: ControlStates
     selector: str | None = None  # None: no CSS selector names it alone (docs/ids.md)
     region: str | None = None
@@ -202,14 +203,15 @@ class ScrollState(_Model):
 
 
 class SemanticNode(_Model):
-    """V3 node: i id · r role (abbreviated) · n name · t text showing a number the name
-    leaves out (a badge) · v value · s states · d description
-    (an error, a hint) · xy centre · box [x, y, w, h] · scr scroll state · occ covered by
-    something else · f frame."""
+    """V3 node: i id · r role (abbreviated) · n name · c context telling it from controls
+    of the same name (its row, card or item) · t text showing a number the name leaves
+    out (a badge) · v value · s states · d description (an error, a hint) · xy centre ·
+    box [x, y, w, h] · scr scroll state · occ covered by something else · f frame."""
 
     i: str
     r: str
     n: str
+    c: str | None = None
     t: str | None = None
     v: str | None = None
     s: str | None = None

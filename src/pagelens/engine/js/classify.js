@@ -1,4 +1,5 @@
-import { countWords, isInlineTag } from './content.js';
+import { countWords } from './content.js';
+import { isRepeatedBlock } from './items.js';
 import { isEditingHost } from './role.js';
 import { isRendered } from './visibility.js';
 import { normalizeSpace } from './core.js';
@@ -170,29 +171,13 @@ function chartCount() {
 const LISTING_ITEMS = 25;
 
 function listingItems(scan, stats) {
-  const repeats = new Map();
-  const isRepeated = (el) => {
-    let flag = repeats.get(el);
-    if (flag === undefined) {
-      let same = 0;
-      const parent = el.parentElement;
-      if (parent) {
-        for (let c = parent.firstElementChild; c && same < 3; c = c.nextElementSibling) {
-          if (c.localName === el.localName) same++;
-        }
-      }
-      flag = same >= 3;
-      repeats.set(el, flag);
-    }
-    return flag;
-  };
   const groups = new Map();
   const seen = new Set();
   for (const control of scan.controls) {
     if (control.role !== 'link' || !control.visible || stats.chromeOf(control.el)) continue;
     let item = control.el.parentElement;
     for (let depth = 0; item && item !== document.body && depth < 6; depth++, item = item.parentElement) {
-      if (!isInlineTag(item.localName) && isRepeated(item)) break;
+      if (isRepeatedBlock(item)) break;
     }
     // A table's item is its row, not a cell of it.
     if (item && (item.localName === 'td' || item.localName === 'th') && item.parentElement) item = item.parentElement;

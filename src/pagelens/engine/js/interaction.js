@@ -11,6 +11,7 @@ import { landmarkOf, regionOf } from './region.js';
 import { visibleHeadings } from './summary.js';
 import { pageUrl } from './dom.js';
 import { controlDescription, unnamedNumbers } from './describe.js';
+import { lookalikeContexts } from './lookalikes.js';
 
 const MAX_NAME = 160;
 const MAX_VALUE = 200;
@@ -70,6 +71,7 @@ function valueFields(control, includeValues) {
 export function interactionView(scan, options) {
   const builder = new SelectorBuilder(scan.shadowRoots, { mask: scan.mask });
   const kept = capControls(scan.controls, options.maxControls);
+  const contexts = lookalikeContexts(kept, options.deadline);
   const controls = [];
   const aimap = {};
   for (const control of kept) {
@@ -85,6 +87,7 @@ export function interactionView(scan, options) {
       id: control.id,
       role: control.role,
       name: truncate(control.name, MAX_NAME),
+      context: contexts.get(control),
       states,
       selector,
       region: regionOf(el),

@@ -57,3 +57,15 @@ export function regionOf(el) {
   for (const cur of chain) regionCache.set(cur, region);
   return region;
 }
+
+// Every landmark around `el`, nearest first (composed tree): where a control is when
+// its nearest landmark does not tell it from another (lookalikes.js).
+export function landmarksAround(el) {
+  const out = [];
+  for (let cur = composedParent(el); cur; cur = composedParent(cur)) {
+    if (!LANDMARK_TAGS.has(cur.localName) && !cur.hasAttribute('role')) continue;
+    const landmark = landmarkOf(cur);
+    if (landmark) out.push(landmark);
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ import { normalizeSpace, round, truncate } from './core.js';
 import { shownId } from './ids.js';
 import { controlDescription, unnamedNumbers } from './describe.js';
 import { takeRecentEvents } from './changes.js';
+import { lookalikeContexts } from './lookalikes.js';
 import roleTable from '../roles.json';
 
 const ROLE_SHORT = Object.fromEntries(Object.entries(roleTable.roles).map(([role, [short]]) => [role, short]));
@@ -144,14 +145,16 @@ export function semanticView(scan, options) {
   const tree = [];
   let hitTestingMs = 0; // the hit tests alone: the rest of the view's work is not counted
   let occlusionUnchecked = 0;
-  for (const control of scan.controls) {
-    if (!options.includeOffscreen && !control.inViewport) continue;
-    // What nobody can see (faded out, clipped away) is left out, by the rule every view
-    // shares; a skip link is listed once focus shows it. Covered is another case: `occ`.
-    if (!control.visible) continue;
+  // What nobody can see (faded out, clipped away) is left out, by the rule every view
+  // shares; a skip link is listed once focus shows it. Covered is another case: `occ`.
+  const listed = scan.controls.filter((control) => (options.includeOffscreen || control.inViewport) && control.visible);
+  const contexts = lookalikeContexts(listed, options.deadline);
+  for (const control of listed) {
     const el = control.el;
     const r = control.rect;
     const node = { i: control.id, r: abbreviateRole(control), n: truncate(control.name, 50) };
+    const context = contexts.get(control);
+    if (context) node.c = context;
     const shown = unnamedNumbers(el, control.role, control.name);
     if (shown) node.t = truncate(control.mask(shown), 50);
     if (options.includeValues && !isSensitiveField(el)) {
