@@ -57,25 +57,66 @@ def place_marks(
 
 
 def draw_marks(image: Image.Image, marks: list[Mark]) -> None:
-    """Outline every mark's box, then label each with its id: above the box's top-left
-    corner where there is room (the control's own text stays readable), else inside it.
-    Labels go on last so that no outline crosses one."""
+    """Outline every mark's box, then label each with its id where `place_labels` puts
+    it. Labels go on last so that no outline crosses one."""
     draw = ImageDraw.Draw(image)
     for mark in marks:
         x, y, w, h = mark.box
         draw.rectangle((x, y, x + w - 1, y + h - 1), outline=mark_colour(mark.id), width=LINE_WIDTH)
     font = _font()
-    for mark in marks:
-        x, y, _, _ = mark.box
-        left, top, right, bottom = draw.textbbox((0, 0), mark.id, font=font)
-        label_width = right - left + 2 * LABEL_PADDING
-        label_height = bottom - top + 2 * LABEL_PADDING
-        label_x = max(0, min(x, image.width - label_width))
-        label_y = y - label_height if y >= label_height else y
+    for mark, (label_x, label_y, label_width, label_height) in zip(marks, place_labels(marks, image.size), strict=True):
+        left, top, _, _ = draw.textbbox((0, 0), mark.id, font=font)
         draw.rectangle(
             (label_x, label_y, label_x + label_width - 1, label_y + label_height - 1), fill=mark_colour(mark.id)
         )
         draw.text((label_x + LABEL_PADDING - left, label_y + LABEL_PADDING - top), mark.id, fill="white", font=font)
+
+
+Rect = tuple[int, int, int, int]  # x, y, width, height
+
+
+def place_labels(marks: list[Mark], size: tuple[int, int]) -> list[Rect]:
+    """Where each mark's id label goes, in the image: by the box's top-left corner, above
+    it where there is room (the control's own text stays readable), else below, inside,
+    then by its right edge; the first of these that no earlier label takes (one pixel
+    apart, so two labels never read as one number), else the least taken. On a dense
+    toolbar of small icons the labels then alternate above and below instead of covering
+    each other's digits (a "41" half hidden reads as "4", another control's id)."""
+    image_width, image_height = size
+    font = _font()
+    placed: list[Rect] = []
+    for mark in marks:
+        x, y, w, h = mark.box
+        left, top, right, bottom = font.getbbox(mark.id)
+        label_width = int(right - left) + 2 * LABEL_PADDING
+        label_height = int(bottom - top) + 2 * LABEL_PADDING
+        spots = [
+            (x, y - label_height),
+            (x, y + h),
+            (x, y),
+            (x + w - label_width, y - label_height),
+            (x + w - label_width, y + h),
+            (x + w, y),
+        ]
+        clamped = [
+            (
+                max(0, min(spot_x, image_width - label_width)),
+                max(0, min(spot_y, image_height - label_height)),
+                label_width,
+                label_height,
+            )
+            for spot_x, spot_y in spots
+        ]
+        # min keeps the first of equals: the preferred free spot when there is one
+        placed.append(min(clamped, key=lambda spot: sum(_overlap(spot, other) for other in placed)))
+    return placed
+
+
+def _overlap(a: Rect, b: Rect) -> int:
+    """The area two rectangles share once `a` is grown by one pixel on every side."""
+    width = min(a[0] + a[2] + 1, b[0] + b[2]) - max(a[0] - 1, b[0])
+    height = min(a[1] + a[3] + 1, b[1] + b[3]) - max(a[1] - 1, b[1])
+    return max(0, width) * max(0, height)
 
 
 def mark_colour(element_id: str) -> tuple[int, int, int]:

@@ -51,6 +51,10 @@ class _Box:
 
 @dataclass(frozen=True)
 class _Viewport:
+    # How far the viewport lies from the top-left corner of the page's content, where a
+    # full-page capture's clip counts from. Not scrollX: a right-to-left page that scrolls
+    # sideways has its content reach left of the root (scrollX 0 at the right, negative
+    # leftwards).
     scroll_x: float
     scroll_y: float
     width: float
@@ -109,7 +113,7 @@ async def take_screenshot(page: Page, request: ScreenshotRequest, limit: float) 
 async def _take(page: Page, request: ScreenshotRequest, limit: float) -> Screenshot:
     # The element first: scrolling it into view moves everything else.
     subject = await _element_box(page, request) if request.kind == "element" else None
-    viewport = None if request.kind == "viewport" else await _viewport(await page.main_world())
+    viewport = None if request.kind == "viewport" else await _viewport(page)
     nodes: list[SemanticNode] = []
     if request.marks:
         # The same view, and so the same ids, an agent reads; beyond the viewport only
@@ -181,10 +185,14 @@ async def _capture(
     return capture, (x - scroll_x, y - scroll_y), False
 
 
-async def _viewport(world: FrameWorld) -> _Viewport:
+async def _viewport(page: Page) -> _Viewport:
     # The document's size as Playwright measures a full page: the largest of the root's
     # and the body's scroll sizes (one of them is the scrolling element, by its mode).
-    return _Viewport(*(float(v) for v in await world.call("viewportMetrics")))
+    world = await page.main_world()
+    _, _, *sizes = (float(v) for v in await world.call("viewportMetrics"))
+    # Where the viewport lies in the content, as Chromium counts a capture's clip.
+    layout = (await world.session.send("Page.getLayoutMetrics"))["cssLayoutViewport"]
+    return _Viewport(float(layout["pageX"]), float(layout["pageY"]), *sizes)
 
 
 # ---- the element of an element shot
