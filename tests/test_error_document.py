@@ -93,7 +93,9 @@ async def test_the_navigate_action_fails_with_the_net_error(fixtures_url: str) -
     async with await Session.start() as session:  # no allow-list: the name fails in DNS
         result = await session.interact({"action": "navigate", "url": f"{fixtures_url}extract/leaves-at-once.html"})
     assert result["success"] is False
-    assert result["error"] == "err_name_not_resolved"
+    # The whole result on a failure: a rare navigation_failed here, on a loaded machine, is
+    # not yet understood (which path said it is what its message tells).
+    assert result["error"] == "err_name_not_resolved", result
     assert FAILED in result["message"]
 
 
