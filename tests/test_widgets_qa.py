@@ -42,7 +42,13 @@ async def test_tabs_roles_states_and_a_click_reported_as_a_selection(session: Se
     seen = clicked["observations"]
     # The tab `#t-alerts` is a control, not a toast, though its id says "alerts".
     assert seen["recent_events"] == []
-    assert seen["changes"] == ["Changed: tab 'Profile' not selected", "Changed: tab 'Billing' selected"]
+    # Each panel shown or hidden is told once, by its first control.
+    assert seen["changes"] == [
+        "Changed: tab 'Profile' not selected",
+        "Removed: textbox 'Display name'",
+        "Changed: tab 'Billing' selected",
+        "Added: button 'Change plan'",
+    ]
     after = await nodes(session)
     assert after["Billing"]["s"] == "selected,focused" and "Change plan" in after
     refused = await session.interact({"action": "click", "element_id": tab["Alerts"]["i"]})
@@ -126,7 +132,11 @@ async def test_switches_sliders_and_a_disclosure(session: Session, site: str) ->
     await act(session, action="set_value", element_id=control["Brightness"]["i"], value="8")
     assert (await nodes(session, include_values=True))["Brightness"]["v"] == "8"
     shown = await act(session, action="click", element_id=control["Advanced options"]["i"])
-    assert shown["observations"]["changes"] == ["Changed: button 'Advanced options' expanded"]
+    # The panel it discloses is told by its first control.
+    assert shown["observations"]["changes"] == [
+        "Changed: button 'Advanced options' expanded",
+        "Added: textbox 'Proxy'",
+    ]
 
 
 async def test_icon_buttons_labels_and_editable_regions(session: Session, site: str) -> None:

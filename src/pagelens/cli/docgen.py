@@ -72,9 +72,12 @@ RESULT_FIELDS = (
         "`observations`",
         "element actions, `handle_dialog`",
         "what the action visibly changed: `url_changed`, `dom_mutated`, `network_requests`, `element_found`, "
-        "`recent_events` (toasts, alerts, live-region text that appeared) with `has_errors` and `has_success`, "
+        "`recent_events` (toasts, alerts, live-region text that appeared, and the fields the browser's own "
+        "validation refused) with `has_errors` and `has_success`, "
         "`changes` (what changed, as lines of the [recent events](views.md#recent-events) log: a state "
-        "flipped, a dialog shown, controls added), and when they happened the `new_tab` it opened, "
+        "flipped, a dialog shown, a wizard's step or a tab's panel shown or hidden, controls added; first, "
+        "each field a submit's validation refused, with the browser's message), and when they happened "
+        "the `new_tab` it opened, "
         "`tab_closed` (the page closed its own tab, `window.close()`: the message says which tab is "
         "active now), the `download` it started (the file name) and the "
         "`dialog` it raised. An action on an element inside a frame watches that frame's document "

@@ -6,12 +6,15 @@ import { EVERY_CHANGE, changesPage, isIdStamp, normalizeSpace, truncate } from '
 import { actFold } from './act_find.js';
 import { capture } from './capture.js';
 import { LIVE_REGION_SELECTOR, announcerOf, toneOf } from './announce.js';
-import { changesMark, changesSince, observeComposed, stateChangeLine } from './changes.js';
+import { changesMark, changesSince, composedRoots, controlLine, observeComposed, stateChangeLine } from './changes.js';
 import { controlStates } from './states.js';
 import { interactiveRole } from './role.js';
+import { accessibleName } from './accname.js';
+import { maskContactDetails } from './contact.js';
 import { isRendered } from './visibility.js';
 
 const ACT_MAX_EVENTS = 10;
+const ACT_MAX_INVALID = 3; // invalid fields told one by one; the rest counted
 
 const actObservations = new Map();
 let actObservationSeq = 0;
@@ -45,9 +48,17 @@ function actOnMutations(state, records) {
 
 export function actObserveStart() {
   const token = ++actObservationSeq;
-  const state = { mutations: 0, events: [], observer: null, since: changesMark(), target: null, states: null };
+  const state = {
+    mutations: 0, events: [], observer: null, since: changesMark(), target: null, states: null,
+    invalid: new Set(), roots: composedRoots(), onInvalid: null,
+  };
   state.observer = new MutationObserver((records) => actOnMutations(state, records));
   observeComposed(state.observer, EVERY_CHANGE);
+  // The browser's own validation stops a submit with a bubble that is never in the DOM:
+  // `invalid` is all a page script sees of it. It does not bubble (nor leave a shadow
+  // root), so it is caught on the way down, in each root.
+  state.onInvalid = (event) => state.invalid.add(event.target);
+  for (const root of state.roots) root.addEventListener('invalid', state.onInvalid, true);
   actObservations.set(token, state);
   return { token, doc: actDocToken() };
 }
@@ -57,10 +68,65 @@ export function actObserveEnd(token) {
   if (!state) return null;
   actOnMutations(state, state.observer.takeRecords());
   state.observer.disconnect();
+  for (const root of state.roots) root.removeEventListener('invalid', state.onInvalid, true);
   actObservations.delete(token);
   // Judged at the end, on the text each region ended with.
   const events = state.events.map((e) => ({ text: e.text, tone: toneOf(e.region, e.text) }));
-  return { mutations: state.mutations, events, changes: actChanges(state), doc: actDocToken() };
+  const invalid = invalidFields(state);
+  for (const { field, message } of invalid.told) {
+    const name = accessibleName(field);
+    events.push({ text: maskContactDetails(name ? `${name}: ${message}` : message), tone: 'error' });
+  }
+  // A page that marks the fields itself (aria-invalid on `invalid`) says the same, less.
+  const changes = invalid.lines.concat(actChanges(state).filter((line) => !invalid.marked.has(line)));
+  return { mutations: state.mutations, events, changes, doc: actDocToken() };
+}
+
+// The fields the browser found invalid during the action and that still are (a page that
+// checks its form on every key makes them fire as the user types): the first few told
+// with the browser's message ("Error: textbox 'Email' invalid: Please fill out this
+// field."), the rest counted. A group of radios is told by its first.
+function invalidFields(state) {
+  const told = [];
+  const radios = [];
+  const marked = new Set(); // the line the change log has for a field the page marks invalid
+  let more = 0;
+  for (const field of state.invalid) {
+    // (An `invalid` a script dispatched may come from an element without validity.)
+    if (!field.isConnected || !field.validity || field.validity.valid) continue;
+    marked.add(controlLine(field, 'invalid', 'error'));
+    if (field.type === 'radio' && field.name) {
+      if (radios.some((radio) => radio.name === field.name && radio.form === field.form)) continue;
+      radios.push(field);
+    }
+    if (told.length < ACT_MAX_INVALID) told.push({ field, message: validityMessage(field) });
+    else more++;
+  }
+  const lines = told.map(({ field, message }) => controlLine(field, `invalid: ${message}`, 'error'));
+  if (more) lines.push(`Error: ${more} more ${more === 1 ? 'field' : 'fields'} invalid`);
+  return { told, lines, marked };
+}
+
+// Which flag of a field's validity the browser's message speaks of, in the browser's order.
+const VALIDITY_FLAGS = ['customError', 'valueMissing', 'badInput', 'typeMismatch', 'tooLong', 'tooShort',
+  'patternMismatch', 'rangeUnderflow', 'rangeOverflow', 'stepMismatch'];
+// Chromium's messages for these quote or measure what was typed ("'ada' is missing an
+// '@'", "you are currently using 3 characters", the two valid numbers nearest it): they
+// are said from the field's attributes instead.
+const VALUE_FREE_MESSAGES = {
+  typeMismatch: (field) => (field.type === 'url' ? 'Please enter a URL.' : 'Please enter an email address.'),
+  tooLong: (field) => `Please use at most ${field.maxLength} characters.`,
+  tooShort: (field) => `Please use at least ${field.minLength} characters.`,
+  stepMismatch: () => 'Please enter a valid value.',
+};
+
+function validityMessage(field) {
+  const flag = VALIDITY_FLAGS.find((name) => field.validity[name]);
+  if (VALUE_FREE_MESSAGES[flag]) return VALUE_FREE_MESSAGES[flag](field);
+  const message = normalizeSpace(field.validationMessage || '');
+  // The browser shows a pattern's description (the page's title) under its message.
+  const title = flag === 'patternMismatch' ? normalizeSpace(field.getAttribute('title') || '') : '';
+  return truncate(title ? `${message.replace(/\.$/, '')}: ${title}` : message, 200);
 }
 
 // The element about to receive the input of the actions under way in this world (actReady

@@ -14,8 +14,9 @@ import { getRole, interactiveRole, isEditingHost } from './role.js';
 import { normalizeSpace, truncate } from './core.js';
 import { accessibleName } from './accname.js';
 import { maskContactDetails } from './contact.js';
-import { isRendered } from './visibility.js';
+import { isRendered, isShownIgnoringOpacity } from './visibility.js';
 import { isStyledInvalid } from './states.js';
+import { composedParent } from './dom.js';
 
 // Attributes that can show, hide or restyle a message, or change a control's state.
 const STATE_ATTRS = ['aria-expanded', 'aria-checked', 'aria-pressed', 'aria-selected', 'aria-disabled',
@@ -47,7 +48,7 @@ const log = {
   pending: 0,
   unread: 0,
   timer: 0,
-  events: [], // {el, kind, role, text, detail, tone, at}
+  events: [], // {el, kind, role, text, detail, tone, at, section}
   dropped: 0,
   more: { added: 0, removed: 0, changed: 0, at: 0 }, // ordinary changes only counted
   errors: false,
@@ -86,14 +87,19 @@ export function watchShadowRoots(roots) {
   }
 }
 
-// Observes the document and the open shadow roots known so far whose hosts are still in it.
-export function observeComposed(observer, options) {
-  observer.observe(document, options);
+// The document and the open shadow roots known so far whose hosts are still in it.
+export function composedRoots() {
   knownRoots = knownRoots.filter((ref) => ref.deref() !== undefined);
+  const roots = [document];
   for (const ref of knownRoots) {
     const root = ref.deref();
-    if (root && root.host.isConnected) observer.observe(root, options);
+    if (root && root.host.isConnected) roots.push(root);
   }
+  return roots;
+}
+
+export function observeComposed(observer, options) {
+  for (const root of composedRoots()) observer.observe(root, options);
 }
 
 function queue(records) {
@@ -134,7 +140,7 @@ export function takeRecentEvents(mask) {
   const now = performance.now();
   const lines = [];
   if (log.dropped) lines.push(`(${log.dropped} earlier changes not shown)`);
-  for (const event of log.events.slice().sort((a, b) => a.at - b.at)) lines.push(eventLine(event, now, mask));
+  for (const event of withoutRoundTrips(log.events).sort((a, b) => a.at - b.at)) lines.push(eventLine(event, now, mask));
   // Ordinary changes past the few described, and records past the queue's bound.
   for (const kind of ['added', 'removed', 'changed']) {
     if (more[kind]) lines.push(`[${ago(now - more.at)}] ${LABELS[kind]}: ${more[kind]} more`);
@@ -185,8 +191,14 @@ export function stateChangeLine(el, before, after) {
   const words = Object.keys(WATCHED_STATES).filter((key) => before[key] !== after[key])
     .map((key) => WATCHED_STATES[key](after[key]));
   if (!words.length || !el.isConnected) return null;
+  return controlLine(el, words.join(', '), null);
+}
+
+// A line of what changed in a control: "Changed: button 'Pay' enabled", or with the error
+// tone "Error: textbox 'Email' invalid: Please fill out this field."
+export function controlLine(el, detail, tone) {
   const { role, text } = described(el);
-  return eventText({ kind: 'changed', role, text, detail: words.join(', ') }, maskContactDetails);
+  return eventText({ kind: 'changed', role, text, detail, tone }, maskContactDetails);
 }
 
 // Where the log stands, for changesSince: when, and how many changes it had only counted.
@@ -200,13 +212,19 @@ export function changesSince(mark) {
   if (!log.observer) return [];
   queue(log.observer.takeRecords());
   readPending();
-  const lines = log.events.filter((e) => e.at >= mark.at).sort((a, b) => a.at - b.at)
+  const lines = withoutRoundTrips(log.events.filter((e) => e.at >= mark.at)).sort((a, b) => a.at - b.at)
     .map((e) => eventText(e, maskContactDetails));
   for (const kind of ['added', 'removed', 'changed']) {
     const more = log.more[kind] - mark.more[kind];
     if (more > 0) lines.push(`${LABELS[kind]}: ${more} more`);
   }
   return lines;
+}
+
+// A part of the page shown and hidden again within the lines read (a list that opened and
+// closed as an option was chosen) is no change. A message that came and went is.
+function withoutRoundTrips(events) {
+  return events.filter((e) => !e.section || !events.some((other) => other.section && other.el === e.el && other.kind !== e.kind));
 }
 
 // ---- reading the records
@@ -308,7 +326,7 @@ class Burst {
   // One event per element: a toast that came, changed its text and went is one line
   // for each step at most, its text the latest.
   record(found, kind) {
-    const { el, at, role, text, detail, tone, message } = found;
+    const { el, at, role, text, detail, tone, message, section } = found;
     if (tone === 'error' && kind !== 'removed') log.errors = true;
     if (tone === 'success' && kind !== 'removed') log.success = true;
     const known = log.events.find((e) => e.el === el && (e.kind === kind || (e.kind === 'added' && kind === 'changed')));
@@ -321,7 +339,7 @@ class Burst {
       log.more.at = at;
       return;
     }
-    log.events.push({ el, kind, role, text, detail, tone, at });
+    log.events.push({ el, kind, role, text, detail, tone, at, section });
     if (log.events.length > MAX_EVENTS) {
       log.events.shift();
       log.dropped++;
@@ -356,14 +374,26 @@ function textOf(el) {
   return truncate(normalizeSpace(parts.join('')), MAX_TEXT);
 }
 
+// Roles a removed element loses with the container they need (an option its listbox):
+// its role attribute still says what it was.
+const CONTAINED_ROLES = new Set(['option', 'treeitem']);
+
+function removedContainedRole(el) {
+  if (el.isConnected) return null;
+  const role = (el.getAttribute('role') || '').trim().toLowerCase();
+  return CONTAINED_ROLES.has(role) ? role : null;
+}
+
 // A control is named by its role and accessible name, a dialog or a heading by its role
-// and text, anything else by its text.
+// and text, anything else by its text. A removed element keeps the role its tag and
+// attributes give it, so that a re-render's removed button and added twin cancel out.
 function described(el) {
-  const control = el.isConnected ? interactiveRole(el) : null;
+  const control = interactiveRole(el) || removedContainedRole(el);
   if (control) {
-    // A control hidden by now (an option of a list that closed as it was chosen) has no
-    // accessible name: its text still says which it was.
-    const name = accessibleName(el) || textOf(el);
+    // A control hidden by now (an option of a list that closed as it was chosen) or
+    // removed has no accessible name: its label or text still says which it was.
+    const name = (el.isConnected && accessibleName(el)) || el.getAttribute('aria-label') ||
+      (el.labels && el.labels.length ? textOf(el.labels[0]) : '') || textOf(el);
     return { role: control === 'clickable' ? '' : control, text: truncate(name, MAX_TEXT), control: true };
   }
   const role = getRole(el);
@@ -489,10 +519,11 @@ function changedAttributes(el, old) {
 }
 
 // A message, dialog or styled message shown or hidden by an attribute (a class that
-// shows a toast, `hidden` taken off an error, a dialog's `open`, a modal's overlay).
+// shows a toast, `hidden` taken off an error, a dialog's `open`, a modal's overlay), else
+// a part of the page that holds a heading or controls (a wizard's step, a tab's panel).
 function shownOrHidden(el, old) {
   const subject = messageOf(el);
-  if (!subject) return null;
+  if (!subject) return sectionShownOrHidden(el, old);
   const { role, text } = described(subject);
   const shown = !!text && isRendered(subject);
   let before = shownBefore.get(subject);
@@ -509,4 +540,106 @@ function messageOf(el) {
   const role = getRole(el);
   if (isAnnouncer(el) || styleTone(el) || role === 'dialog' || role === 'alertdialog') return el;
   return el.querySelector('dialog, [role="dialog" i], [role="alertdialog" i]');
+}
+
+// A part of the page shown or hidden by its own attributes, told once by what names it
+// ("Added: heading 'Step 2 of 3: Payment'"), as an ordinary change: a filter that hides
+// forty cards is three lines and a count. Only when the old values (or the last reading)
+// tell whether it was shown: a class that changes nothing of its rendering (`is-focused`)
+// is no news. Shown to the eye: the page hidden from assistive technologies behind a
+// modal (aria-hidden) is still there.
+function sectionShownOrHidden(el, old) {
+  const shown = isShownIgnoringOpacity(el);
+  if (!shown) {
+    const parent = composedParent(el);
+    if (parent && !isShownIgnoringOpacity(parent)) return null; // hidden with an ancestor, whatever its own attributes say
+  }
+  const before = wasShown(el, old) ?? shownBefore.get(el) ?? shown;
+  shownBefore.set(el, shown);
+  if (before === shown) return null;
+  const title = sectionTitle(el);
+  if (!title || !title.text) return null;
+  return { kind: shown ? 'added' : 'removed', role: title.role, text: title.text, tone: null, message: false, section: true };
+}
+
+// Whether `el` was shown before its attributes changed (its ancestors as they are now),
+// or null when that cannot be told.
+function wasShown(el, old) {
+  let before = true;
+  for (const [attr, value] of old) {
+    if (el.getAttribute(attr) === value) continue;
+    const showed = attributeShowed(el, attr, value);
+    if (showed === false) return false;
+    if (showed === null) before = null;
+  }
+  return before;
+}
+
+function attributeShowed(el, attr, value) {
+  if (attr === 'hidden') return value === null;
+  if (attr === 'style') return styleShowed(value, el.getAttribute('style'));
+  if (attr === 'class') return classShowed(el, value);
+  return true;
+}
+
+let styleProbe = null;
+
+function inlineStyle(text) {
+  styleProbe ??= document.createElement('div');
+  styleProbe.style.cssText = text || '';
+  return { display: styleProbe.style.display, visibility: styleProbe.style.visibility };
+}
+
+// An old inline style that hid the element, or a script that now sets a display or a
+// visibility the old style did not: it shows what the page's styles hide (jQuery's show()).
+function styleShowed(oldText, newText) {
+  const was = inlineStyle(oldText);
+  if (was.display === 'none' || was.visibility === 'hidden' || was.visibility === 'collapse') return false;
+  const now = inlineStyle(newText);
+  return !((now.display && !was.display) || (now.visibility === 'visible' && !was.visibility));
+}
+
+const HIDING_CLASS_RE = /^(is-|u-|js-)?(hidden|hide|d-none|invisible)$/i;
+const MAX_SIBLINGS = 50;
+
+// Told by a sibling of the same kind that has the element's old classes (the step a
+// wizard left has the classes the next step had: `step is-active` moves), else by a
+// class that hides (`d-none`, `is-hidden`) taken off or put on.
+function classShowed(el, oldClass) {
+  const oldTokens = (oldClass || '').split(/\s+/).filter(Boolean);
+  const siblings = el.parentElement ? el.parentElement.children : [];
+  for (let i = 0; i < siblings.length && i < MAX_SIBLINGS; i++) {
+    const sibling = siblings[i];
+    if (sibling !== el && sibling.localName === el.localName && sibling.classList.length === oldTokens.length &&
+      oldTokens.every((token) => sibling.classList.contains(token))) return isShownIgnoringOpacity(sibling);
+  }
+  if (oldTokens.some((token) => HIDING_CLASS_RE.test(token) && !el.classList.contains(token))) return false;
+  if ([...el.classList].some((token) => HIDING_CLASS_RE.test(token) && !oldTokens.includes(token))) return true;
+  return null;
+}
+
+const HEADING_SELECTOR = 'h1, h2, h3, h4, h5, h6, [role="heading" i]';
+const GROUP_SELECTOR = 'fieldset, [role="group" i], [role="radiogroup" i]';
+const CONTROL_SELECTOR = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="button" i], ' +
+  '[role="link" i], [role="tab" i], [role="checkbox" i], [role="radio" i], [role="textbox" i], [role="combobox" i]';
+
+// What names a part of the page: itself when it is a heading or a control, else its first
+// heading, else its first named group of controls, else its first control.
+function sectionTitle(el) {
+  if (el.matches(HEADING_SELECTOR) || interactiveRole(el)) return described(el);
+  const heading = el.querySelector(HEADING_SELECTOR);
+  if (heading) return described(heading);
+  const group = el.querySelector(GROUP_SELECTOR);
+  const groupName = group && groupLabel(group);
+  if (groupName) return { role: getRole(group), text: truncate(groupName, MAX_TEXT) };
+  const control = el.querySelector(CONTROL_SELECTOR);
+  return control ? described(control) : null;
+}
+
+// A group's label, read from the page even when the group is hidden (and has no
+// accessible name): aria-label, else its legend.
+function groupLabel(group) {
+  if (isShownIgnoringOpacity(group)) return accessibleName(group);
+  const legend = group.querySelector(':scope > legend');
+  return group.getAttribute('aria-label') || (legend ? textOf(legend) : '');
 }
