@@ -3,9 +3,10 @@
 A `Watch` notes the tab's state before the input (address, document, request counters,
 tabs it opened) and starts a mutation log in the page; after the page settles it
 compares: url_changed, dom_mutated, network_requests, new_tab, tab_closed, download, dialog, recent_events
-(the text of toasts, alerts and aria-live regions that appeared), has_errors and
-has_success, and changes (the page's change log over the action: a tab selected, a
-dialog shown, controls added).
+(the text of toasts, alerts and aria-live regions that appeared, and of the fields the
+browser's own validation refused), has_errors and has_success, and changes (the page's
+change log over the action: a tab selected, a dialog or a wizard's step shown, controls
+added; docs/views.md, "Recent events").
 
 A document's log does not see into its frames: an action on an element inside a frame
 watches that frame's document too (`Watch.cover`), and the logs are merged. Whether the
