@@ -76,11 +76,9 @@ def all_tasks() -> list[str]:
     return sorted(path.stem for path in (miniwob_html() / "miniwob").glob("*.html"))
 
 
-async def run_episode(
-    base_url: str, task: str, seed: int, model: ChatModel, session: Session, skills: Skills, limits: Limits
-) -> Episode:
-    """One episode: open the task, start it with `seed`, let the agent act until the
-    page's episode ends (or the agent finishes, fails or runs out of steps)."""
+async def start_episode(session: Session, base_url: str, task: str, seed: int, time_limit_s: float) -> str:
+    """Open `task`, start its episode with `seed` (the page's 10 s clock lifted to
+    `time_limit_s`) and return its instruction: what the page's `#query` says."""
     await session.interact({"action": "navigate", "url": f"{base_url}miniwob/{task}.html", "summary": False})
     page = await session.page()
     instruction: str = await page.evaluate(
@@ -88,10 +86,30 @@ async def run_episode(
             Math.seedrandom(seed);
             core.EPISODE_MAX_TIME = limit;
             core.startEpisodeReal();
-            return core.getUtterance();
+            const utterance = core.getUtterance();  // the -nl tasks give {utterance, fields}
+            return typeof utterance === "string" ? utterance : utterance.utterance;
         }""",
-        [seed, int(limits.time_limit_s * 1000)],
+        [seed, int(time_limit_s * 1000)],
     )
+    return instruction
+
+
+async def episode_done(session: Session) -> bool:
+    """Whether the page has ended its episode (a reward is given)."""
+    return bool(await (await session.page()).evaluate("WOB_DONE_GLOBAL"))
+
+
+async def episode_reward(session: Session) -> float:
+    """The page's own raw reward: 1 success, <= 0 failure, 0 while the episode runs."""
+    return float(await (await session.page()).evaluate("WOB_DONE_GLOBAL ? WOB_RAW_REWARD_GLOBAL : 0"))
+
+
+async def run_episode(
+    base_url: str, task: str, seed: int, model: ChatModel, session: Session, skills: Skills, limits: Limits
+) -> Episode:
+    """One episode: open the task, start it with `seed`, let the agent act until the
+    page's episode ends (or the agent finishes, fails or runs out of steps)."""
+    instruction = await start_episode(session, base_url, task, seed, limits.time_limit_s)
     agent = Agent(
         model=model,
         session=session,
@@ -101,11 +119,11 @@ async def run_episode(
     )
 
     async def watch(event: AgentEvent) -> None:
-        if isinstance(event, ToolFinished) and await page.evaluate("WOB_DONE_GLOBAL"):
+        if isinstance(event, ToolFinished) and await episode_done(session):
             agent.stop()  # the page says the episode is over: nothing left to do
 
     report = await agent.run(instruction + TASK_SUFFIX, on_event=watch)
-    reward = float(await page.evaluate("WOB_DONE_GLOBAL ? WOB_RAW_REWARD_GLOBAL : 0"))
+    reward = await episode_reward(session)
     return Episode(task, seed, instruction, reward, len(report.steps), report.status, report.duration_s)
 
 

@@ -351,7 +351,7 @@ def _text_value(request: InteractRequest) -> str:
 @action(
     "set_value",
     "Replace the element's value with value (or text), typed as type does; an ARIA slider or spin button is "
-    "moved to it by keyboard.",
+    "moved to it by keyboard (a field that is one too, when it refuses the typed text).",
     kind="element",
     target="required",
     reads=("value", "text"),
@@ -364,6 +364,11 @@ async def set_value(act: Act) -> Done:
     if widget is not None:
         return await _set_range(act, target, widget, value)
     target = await _write(act, value, replace=True)
+    if await act.call(target, "fieldText") != value:
+        # A field that a script made a spin button may refuse keys but its arrows (a spinner).
+        widget = await act.call(target, "rangeWidget", True)
+        if widget is not None and widget["now"] is not None:
+            return await _set_range(act, target, widget, value, typed=True)
     return Done(f"set the value of {describe(target)}{await _mismatch(act, target, value)}", target)
 
 
@@ -375,10 +380,11 @@ MAX_RANGE_PRESSES = 200
 _STEP_KEYS = {True: ("ArrowUp", "ArrowRight"), False: ("ArrowDown", "ArrowLeft")}
 
 
-async def _set_range(act: Act, target: Target, widget: dict[str, Any], text: str) -> Done:
+async def _set_range(act: Act, target: Target, widget: dict[str, Any], text: str, *, typed: bool = False) -> Done:
     """An ARIA slider or spin button takes no typed text: reach `text` by keyboard, as a
     user does (Home or End when an end is nearer, then the arrow keys a step at a time),
-    reading aria-valuenow after every key."""
+    reading aria-valuenow after every key (`typed`: a field that refused the text, read as
+    the engine's rangeWidget reads it then)."""
     want = _range_value(target, widget, text)
     await act.ready(target, pointer=False)
     if not (await act.call(target, "focus", "keep"))["focused"]:
@@ -386,11 +392,11 @@ async def _set_range(act: Act, target: Target, widget: dict[str, Any], text: str
     start = now = float(widget["now"])
     for end, key in ((widget["min"], "Home"), (widget["max"], "End")):
         if end is not None and abs(want - end) < abs(want - now):
-            now = await _press_range(act, target, key)
+            now = await _press_range(act, target, key, typed)
     for _ in range(MAX_RANGE_PRESSES):
         if math.isclose(now, want):
             return Done(f"set the value of {describe(target)} to {now:g}", target)
-        moved = await _step_range(act, target, up=want > now, now=now)
+        moved = await _step_range(act, target, up=want > now, now=now, typed=typed)
         if moved is None:
             break
         if (moved > want) == (want > now) and not math.isclose(moved, want):  # no step lands on it
@@ -420,19 +426,19 @@ def _range_value(target: Target, widget: dict[str, Any], text: str) -> float:
     return want
 
 
-async def _step_range(act: Act, target: Target, *, up: bool, now: float) -> float | None:
+async def _step_range(act: Act, target: Target, *, up: bool, now: float, typed: bool) -> float | None:
     """One step up or down, by the first key that moves the widget that way; None when none does."""
     for key in _STEP_KEYS[up]:
-        moved = await _press_range(act, target, key)
+        moved = await _press_range(act, target, key, typed)
         if moved > now if up else moved < now:  # nan compares false: no value, no step
             return moved
     return None
 
 
-async def _press_range(act: Act, target: Target, key: str) -> float:
+async def _press_range(act: Act, target: Target, key: str, typed: bool) -> float:
     """Press `key`; the widget's value after it (nan when it no longer says one)."""
     await act.deliver(lambda: act.page.keyboard.press(key))
-    widget = await act.call(target, "rangeWidget")
+    widget = await act.call(target, "rangeWidget", typed)
     return math.nan if widget is None or widget["now"] is None else float(widget["now"])
 
 

@@ -68,6 +68,14 @@ export function accessibleName(el) {
   return name;
 }
 
+// The name views give a control: its accessible name, except that an element taken for
+// clickable (no widget role: a tabindex, a click handler, a pointer cursor; role.js),
+// which ARIA names from its attributes only, is named by the text it shows, as a button is.
+export function controlName(el, role) {
+  const name = accessibleName(el);
+  return name || role !== 'clickable' ? name : referencedText(el);
+}
+
 // The text an element lends when another names or describes it by reference
 // (aria-labelledby, aria-describedby).
 export function referencedText(ref) {
@@ -327,7 +335,9 @@ function nativeTextAlternative(el, ctx) {
 function labelsText(labels, ctx) {
   const parts = [];
   for (const label of labels) {
-    if (ctx.visited.has(label) && !ctx.labelRoot) continue;
+    // A label whose content is being read already holds this control: its text is said
+    // around it, not again as the control's name.
+    if ((ctx.visited.has(label) && !ctx.labelRoot) || contentInProgress.has(label)) continue;
     const text = textAlternative(label, ctx, true).text;
     ctx.visited.add(label);
     if (text) parts.push(text);
@@ -463,10 +473,20 @@ function ownedElements() {
 // between two children unless they share one line of inline content. Elements Blink
 // leaves out of its tree (plain generic wrappers) are looked through, so the spacing
 // is decided between the texts, images and named elements on either side.
+// Elements whose content is being read, outermost first. Text lent by reference
+// (labelRoot) may revisit what was visited, so `visited` alone does not end the cycle of
+// a control inside its own label (the label's content, the control, its labels...).
+const contentInProgress = new Set();
+
 function contentText(el, ctx) {
-  if (LEAF_TAGS.has(el.localName)) return '';
+  if (LEAF_TAGS.has(el.localName) || contentInProgress.has(el)) return '';
   const run = { text: '', previous: null, lastFrom: 'none' };
-  appendChildren(el, ctx, run, false);
+  contentInProgress.add(el);
+  try {
+    appendChildren(el, ctx, run, false);
+  } finally {
+    contentInProgress.delete(el);
+  }
   return run.text;
 }
 

@@ -66,18 +66,21 @@ export function actSetPickerValue(id, value) {
 
 // An ARIA slider or spin button that takes no typed text (a native range or number input
 // takes its value as a field does): its value and range from its attributes, a slider's
-// range 0 to 100 by default; null for anything else.
-export function actRangeWidget(id) {
+// range 0 to 100 by default; null for anything else. `typed` (the field refused the text
+// typed into it): a text field given the role by its script, as a spinner is, counts too,
+// its value its aria-valuenow or else the number it holds.
+export function actRangeWidget(id, typed = false) {
   const el = actElement(id);
   const role = getRole(el);
-  if ((role !== 'slider' && role !== 'spinbutton') || el.localName === 'input' || actIsEditable(el)) return null;
-  const number = (attr) => {
-    const text = (el.getAttribute(attr) || '').trim();
-    return text && Number.isFinite(Number(text)) ? Number(text) : null;
-  };
+  if ((role !== 'slider' && role !== 'spinbutton') || (!typed && (el.localName === 'input' || actIsEditable(el)))) {
+    return null;
+  }
+  const asNumber = (text) => (text && Number.isFinite(Number(text)) ? Number(text) : null);
+  const number = (attr) => asNumber((el.getAttribute(attr) || '').trim());
   const slider = role === 'slider';
+  const held = typed && el.localName === 'input' ? asNumber(el.value.trim()) : null;
   return {
-    now: number('aria-valuenow'),
+    now: number('aria-valuenow') ?? held,
     min: number('aria-valuemin') ?? (slider ? 0 : null),
     max: number('aria-valuemax') ?? (slider ? 100 : null),
   };

@@ -134,6 +134,18 @@ function actByName(controls, wanted, accept) {
   return pool.filter((c) => w && actFold(c.name).includes(w)).map((c) => c.el);
 }
 
+// Controls found by `wanted`, or, when their names only contain it, the parts inside them
+// that read it exactly: one clickable drawn around several ("Reply Forward", each word its
+// own handler) is clicked at its centre, which may be neither.
+function actPartReading(controls, wanted) {
+  if (controls.some((el) => actNameMatches(accessibleName(el) || normalizeSpace(el.textContent || ''), wanted))) {
+    return controls;
+  }
+  const parts = actByText(wanted).filter((el) => !controls.includes(el) &&
+    controls.some((control) => control.contains(el)) && actNameMatches(normalizeSpace(el.textContent || ''), wanted));
+  return parts.length ? parts : controls;
+}
+
 // Elements whose own text contains `wanted`, deepest first (Playwright's text= semantics).
 function actByText(wanted) {
   const w = actFold(wanted);
@@ -175,7 +187,7 @@ export function actFind(spec) {
       break;
     case 'text':
       found = actByName(scan.controls, spec.value, () => true);
-      if (!found.length) found = actByText(spec.value);
+      found = found.length ? actPartReading(found, spec.value) : actByText(spec.value);
       break;
     case 'role': {
       const role = actCanonicalRole(spec.value);

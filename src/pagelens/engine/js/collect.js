@@ -1,7 +1,7 @@
 // One traversal finds every control (and frame owner) on the page; all views read it.
 
 import { LANDMARK_TAGS } from './region.js';
-import { accessibleName } from './accname.js';
+import { controlName } from './accname.js';
 import { beginStamping, shownId, stableId } from './ids.js';
 import { boxOf, isRendered, isVisible, noteScannedShadowRoots, viewRect } from './visibility.js';
 import { interactiveRole } from './role.js';
@@ -44,7 +44,7 @@ class Control {
   // The accessible name as views show it.
   get name() {
     if (this._name === undefined) {
-      const name = accessibleName(this.el);
+      const name = controlName(this.el, this.role);
       this._name = this.mask(name);
       this.nameIsMasked = this._name !== name;
     }

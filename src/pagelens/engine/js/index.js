@@ -8,6 +8,7 @@ import { capture, elementById } from './capture.js';
 import { headingsOf } from './context.js';
 import * as documentFacts from './document.js';
 import { getRole, interactiveRole } from './role.js';
+import './pointer.js';
 import { isRendered, isVisible } from './visibility.js';
 import { watchChangesFromLoad } from './changes.js';
 import { selectorFor } from './selector.js';

@@ -12,8 +12,9 @@ const ARIA_ROLES = new Set(('alert alertdialog application article banner blockq
   'strong subscript suggestion superscript switch tab table tablist tabpanel term textbox time timer ' +
   'toolbar tooltip tree treegrid treeitem').split(' '));
 
-// Roles an agent acts on. `generic` elements join only when focusable (tabindex>=0)
-// or carrying an inline click handler; contenteditable hosts report as textbox.
+// Roles an agent acts on. `generic` elements join only when focusable (tabindex>=0),
+// carrying an inline click handler or given the pointer cursor (pointer.js);
+// contenteditable hosts report as textbox.
 const INTERACTIVE_ROLES = new Set(['button', 'checkbox', 'combobox', 'link', 'listbox', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'searchbox', 'slider', 'spinbutton',
   'switch', 'tab', 'textbox', 'treeitem', 'scrollbar', 'gridcell']);
@@ -198,10 +199,21 @@ export function getRole(el) {
 const CONTROL_TAGS = new Set(['a', 'area', 'button', 'input', 'select', 'textarea', 'option', 'summary']);
 const CONTROL_ATTRIBUTES = '[role], [tabindex], [onclick], [contenteditable]';
 
+// Whether a pointer cursor makes an element without a role of its own clickable: the
+// test is pointer.js's, set as the engine loads (it reads the style rules, and
+// stylerules.js's imports lead back here); none where role.js is bundled alone.
+/** @type {(el: Element) => boolean} */
+let pointerClickable = () => false;
+export function setPointerClickable(test) {
+  pointerClickable = test;
+}
+
 // The role an agent acts through, or null when the element is not a control.
 export function interactiveRole(el) {
   // Half of a page's elements carry no attribute at all: asked first, it spares the match.
-  if (!CONTROL_TAGS.has(el.localName) && !(el.hasAttributes() && el.matches(CONTROL_ATTRIBUTES))) return null;
+  if (!CONTROL_TAGS.has(el.localName) && !(el.hasAttributes() && el.matches(CONTROL_ATTRIBUTES))) {
+    return pointerClickable(el) ? 'clickable' : null;
+  }
   const role = getRole(el);
   if (role && (INTERACTIVE_ROLES.has(role) || role === 'color' || role === 'date')) {
     if (role === 'option' && el.localName === 'option') return null; // part of its <select>
@@ -213,5 +225,5 @@ export function interactiveRole(el) {
   if (tabindex >= 0 && (role === null || role === 'generic' || role === 'img' || role === 'listitem' ||
       role === 'label' || role === 'cell' || role === 'row')) return 'clickable';
   if (el.hasAttribute('onclick') && el.localName !== 'body' && el.localName !== 'html') return 'clickable';
-  return null;
+  return pointerClickable(el) ? 'clickable' : null;
 }

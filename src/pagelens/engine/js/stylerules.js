@@ -38,7 +38,9 @@ const isCombinator = (c) => c === ' ' || c === '>' || c === '+' || c === '~' || 
 // A question asks which rules bear on it: { longhands: the longhand properties a
 // bearing rule sets (a shorthand is listed by its longhands; `all`, listed as itself,
 // counts for every question), bears(rule) -> bool,
-// selectors(selectorText) -> the selectors to keep, maxSelectors? }. Every question is
+// selectors(selectorText) -> the selectors to keep, maxSelectors?, alwaysSurvey? (surveyed
+// even where reading the rules costs more than reading each element's style: a question
+// that has no per-element answer to fall back on) }. Every question is
 // declared with `ruleQuestion` when the engine loads, so that each sheet is read once for
 // all of them: on a style framework's ten thousand rules, every CSSOM read costs, and
 // `bears` runs only on rules that set one of its longhands.
@@ -148,7 +150,7 @@ const runSurveys = runScopedMap();
 function runSurvey(question) {
   let survey = runSurveys.get(question);
   if (!survey) {
-    survey = worthSurveying() ? surveySheets(question) : UNANSWERED;
+    survey = question.alwaysSurvey || worthSurveying() ? surveySheets(question) : UNANSWERED;
     runSurveys.set(question, survey);
   }
   return survey;
