@@ -16,7 +16,7 @@ import { accessibleName } from './accname.js';
 import { maskContactDetails } from './contact.js';
 import { isRendered, isShownIgnoringOpacity } from './visibility.js';
 import { isStyledInvalid } from './states.js';
-import { composedParent } from './dom.js';
+import { HEADING_SELECTOR, composedParent } from './dom.js';
 
 // Attributes that can show, hide or restyle a message, or change a control's state.
 const STATE_ATTRS = ['aria-expanded', 'aria-checked', 'aria-pressed', 'aria-selected', 'aria-disabled',
@@ -618,7 +618,6 @@ function classShowed(el, oldClass) {
   return null;
 }
 
-const HEADING_SELECTOR = 'h1, h2, h3, h4, h5, h6, [role="heading" i]';
 const GROUP_SELECTOR = 'fieldset, [role="group" i], [role="radiogroup" i]';
 const CONTROL_SELECTOR = 'a[href], button, input:not([type="hidden"]), select, textarea, [role="button" i], ' +
   '[role="link" i], [role="tab" i], [role="checkbox" i], [role="radio" i], [role="textbox" i], [role="combobox" i]';

@@ -5,14 +5,14 @@
 import { elementById } from './capture.js';
 import { isRendered } from './visibility.js';
 import { normalizeSpace, truncate } from './core.js';
+import { HEADING_SELECTOR } from './dom.js';
 
-const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading" i]';
 const HEADING_CHARS = 80;
 
 // {headings: [text], of: {id: index into headings}} for the controls `ids` of this
 // frame's document that have a rendered heading before them (or around them).
 export function headingsOf(ids) {
-  const headings = Array.from(document.querySelectorAll(HEADINGS)).filter(isRendered);
+  const headings = Array.from(document.querySelectorAll(HEADING_SELECTOR)).filter(isRendered);
   const texts = [];
   const index = new Map();
   const of = {};

@@ -174,6 +174,9 @@ export function idRefs(el, attr) {
 // are indexed once per run, and wrapping labels found among the ancestors; each
 // candidate is confirmed by `label.control`, which is cheap. Same result, same order.
 const WRAPPING_LABEL = 'label:not([for])';
+// Headings, native and ARIA: what titles a section, an item or the page.
+export const HEADING_SELECTOR = 'h1, h2, h3, h4, h5, h6, [role="heading" i]';
+
 export const LABELABLE_TAGS = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
 
 export function labelsOf(el) {

@@ -9,7 +9,7 @@
 // get none when nothing tells them apart. Controls whose name no other bears get none.
 
 import { accessibleName } from './accname.js';
-import { accessibleChildren, composedParent } from './dom.js';
+import { HEADING_SELECTOR, accessibleChildren, composedParent } from './dom.js';
 import { isEditingHost } from './role.js';
 import { isInlineTag } from './content.js';
 import { isRepeatedBlock } from './items.js';
@@ -36,7 +36,6 @@ const ENTRY = 'li, article, [role="listitem" i], [role="article" i]';
 const ROW = 'tr, [role="row" i]';
 const CELL = 'td, th, [role="cell" i], [role="gridcell" i], [role="rowheader" i], [role="columnheader" i]';
 const ROW_HEADER = 'th, [role="rowheader" i]';
-const HEADING = 'h1, h2, h3, h4, h5, h6, [role="heading" i]';
 const LINK = 'a[href], [role="link" i]';
 // Read for no text: what a field holds is a value, not the page's text (docs/privacy.md),
 // and another button's caption names an action, not the item.
@@ -178,7 +177,7 @@ function* itemTexts(item, control, usable, marked) {
     for (const cell of cells) if (!cell.matches(ROW_HEADER)) yield textOf(cell, control);
     return;
   }
-  const heading = firstOwn(item, HEADING, control, (h) => textOf(h, control), usable);
+  const heading = firstOwn(item, HEADING_SELECTOR, control, (h) => textOf(h, control), usable);
   if (heading) yield heading;
   else if (!marked && !usable(textOf(item, control, false))) return;
   yield firstOwn(item, LINK, control, (a) => normalizeSpace(accessibleName(a)), usable);
