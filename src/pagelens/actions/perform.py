@@ -193,7 +193,7 @@ async def _point(act: Act) -> tuple[float, float]:
     r = act.request
     assert r.x is not None and r.y is not None  # the request's validation pairs them
     world = await bridge.main_world(act.tab.page)
-    _, _, width, height, *_ = await bridge.call(world, "viewportMetrics")
+    width, height, *_ = await bridge.call(world, "viewportMetrics")
     for name, value, size in (("x", r.x, width), ("y", r.y, height)):
         if not 0 <= value < size:
             raise InvalidParameterError(

@@ -189,7 +189,7 @@ async def _viewport(page: Page) -> _Viewport:
     # The document's size as Playwright measures a full page: the largest of the root's
     # and the body's scroll sizes (one of them is the scrolling element, by its mode).
     world = await page.main_world()
-    _, _, *sizes = (float(v) for v in await world.call("viewportMetrics"))
+    sizes = (float(v) for v in await world.call("viewportMetrics"))
     # Where the viewport lies in the content, as Chromium counts a capture's clip.
     layout = (await world.session.send("Page.getLayoutMetrics"))["cssLayoutViewport"]
     return _Viewport(float(layout["pageX"]), float(layout["pageY"]), *sizes)

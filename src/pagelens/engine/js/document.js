@@ -18,12 +18,13 @@ export function viewportSize() {
   return [(root && root.clientWidth) || innerWidth, (root && root.clientHeight) || innerHeight];
 }
 
-// Scroll position, window size and document size, for a screenshot's geometry.
+// Window size and document size, for a screenshot's geometry and a point's bounds (where
+// the viewport lies in the content is CDP's to say: browser-side, right-to-left pages too).
 export function viewportMetrics() {
   const root = document.documentElement, body = document.body;
   const widths = [innerWidth, root ? root.scrollWidth : 0, body ? body.scrollWidth : 0];
   const heights = [innerHeight, root ? root.scrollHeight : 0, body ? body.scrollHeight : 0];
-  return [scrollX, scrollY, innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
+  return [innerWidth, innerHeight, Math.max(...widths), Math.max(...heights)];
 }
 
 // The element's border box after scrolling it into view ("instant": a page whose CSS
