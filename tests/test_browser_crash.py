@@ -167,6 +167,31 @@ async def test_killed_during_a_click(session: Session, site: _Site) -> None:
     _check_then_next(clicked, following)
 
 
+async def test_work_on_a_browser_that_dies_under_it_runs_again_on_a_new_one(session: Session, site: _Site) -> None:
+    """summarize's way (Session.on_live_browser): a browser killed a moment ago can still
+    look alive; the work it cuts short runs once more on a new browser, which is said."""
+    await _calm(session, site)
+    used: list[Browser] = []
+
+    async def work(browser: Browser) -> str:
+        used.append(browser)
+        if len(used) == 1:
+            os.kill(await _browser_pid(browser), signal.SIGKILL)
+        page = await browser.new_page()  # BrowserGoneError on the killed one
+        try:
+            await page.goto(f"{site.url}calm")
+            return await page.title()
+        finally:
+            await page.playwright_page.close()
+
+    async with asyncio.timeout(BOUND_S):
+        title, restarted = await session.on_live_browser(work)
+    assert (title, restarted) == ("Calm", True)
+    assert len(used) == 2 and used[0] is not used[1]
+    following = (await session.analyze({"what": "tabs"})).data
+    assert "browser_restarted" not in following  # said once, by the work's result
+
+
 async def test_killed_between_two_agent_steps(session: Session, site: _Site) -> None:
     async def kill_then_read(body: dict[str, Any]) -> Reply:
         assert last_result(body)["title"] == "Calm"

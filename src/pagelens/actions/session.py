@@ -31,7 +31,7 @@ from pagelens.actions.settle import SettlePolicy
 from pagelens.actions.tab_actions import TabCall
 from pagelens.actions.tabs import Tabs
 from pagelens.browser import Browser
-from pagelens.browser.guard import bounded
+from pagelens.browser.guard import BrowserGoneError, bounded
 from pagelens.budget import DEFAULT_MAX_TOKENS
 from pagelens.errors import ErrorCode, InvalidRequestError, PagelensError, first_line
 
@@ -231,6 +231,20 @@ class Session:
             await self._ensure_browser()
             restarted, self._restarted = self._restarted, False
             return self._runtime.browser, restarted
+
+    async def on_live_browser(self, work: Callable[[Browser], Awaitable[T]]) -> tuple[T, bool]:
+        """`work` on `live_browser()`, and whether the browser was restarted for it. A
+        browser found alive may be dead already (killed a moment ago, its disconnect not
+        yet noticed): when it goes during `work`, `work` runs once more on a new one, as
+        the session's own calls are made again."""
+        browser, restarted = await self.live_browser()
+        try:
+            return await work(browser), restarted
+        except BrowserGoneError:
+            browser, again = await self.live_browser()
+            if not again:
+                raise
+            return await work(browser), True
 
     async def page(self, tab_id: str | None = None) -> PlaywrightPage:
         """A tab's Playwright page (default: the active tab), on a live browser and with no

@@ -206,8 +206,9 @@ async def _debugger(ctx: ToolContext, params: DebuggerParams) -> ToolOutput:
 
 async def _summarize(ctx: ToolContext, request: SummarizeRequest) -> ToolOutput:
     spent: list[Usage] = []
-    browser, restarted = await ctx.session.live_browser()
-    result = await summarize(request, browser, ctx.model, request_budget=ctx.request_budget, on_usage=spent.append)
+    result, restarted = await ctx.session.on_live_browser(
+        lambda browser: summarize(request, browser, ctx.model, request_budget=ctx.request_budget, on_usage=spent.append)
+    )
     data = {"success": True, **result.for_model()}
     if restarted:
         data["browser_restarted"] = True

@@ -40,13 +40,12 @@ async def analyze(session: Session, request: AnalyzeRequest) -> CallToolResult:
 async def summarize(session: Session, request: SummarizeRequest) -> CallToolResult:
     """Extract-only needs no model; a summary uses the one the request names, else the
     configured one (no_model_available says what to set)."""
-    browser, restarted = await session.live_browser()
     if request.extractOnly:
-        result = await summarize_page(request, browser, None)
+        result, restarted = await session.on_live_browser(lambda browser: summarize_page(request, browser, None))
     else:
         model = open_model(resolve_model(request.model or "auto"))
         try:
-            result = await summarize_page(request, browser, model)
+            result, restarted = await session.on_live_browser(lambda browser: summarize_page(request, browser, model))
         finally:
             await model.aclose()
     data = result.for_model()
